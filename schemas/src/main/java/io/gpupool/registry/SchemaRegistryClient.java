@@ -92,6 +92,11 @@ public final class SchemaRegistryClient implements SchemaRegistry {
         return registered(send("GET", "/subjects/" + encode(subject) + "/versions/latest", null), subject);
     }
 
+    /** GET /subjects/{s}/versions/{v}. */
+    public RegisteredSchema version(final String subject, final int version) {
+        return registered(send("GET", "/subjects/" + encode(subject) + "/versions/" + version, null), subject);
+    }
+
     /** GET /subjects. */
     public List<String> subjects() {
         final JsonNode body = send("GET", "/subjects", null);

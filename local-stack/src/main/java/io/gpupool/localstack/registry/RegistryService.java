@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.avro.Schema;
-import org.apache.avro.SchemaParseException;
+import org.apache.avro.AvroRuntimeException;
 
 /**
  * The registry's rules, apart from HTTP: registering with a real compatibility check, lookups,
@@ -28,7 +28,7 @@ final class RegistryService {
         }
         try {
             return new Schema.Parser().parse(text);
-        } catch (final SchemaParseException | NullPointerException e) {
+        } catch (final AvroRuntimeException | NullPointerException e) {
             throw RegistryError.invalidSchema("Invalid schema " + text + ": " + e.getMessage());
         }
     }
