@@ -37,7 +37,7 @@ public final class NodeCollector {
     private final TopoMatrix topo;
     private final FabricMap fabric;
     private final Map<String, String> labels;
-    private final long intervalMillis;
+    private final Long intervalMillis;
     private final InventoryAssembler assembler;
     private final Map<String, PortReading> previousPorts = new HashMap<>();
     private GpuSnapshot lastGood = new GpuSnapshot("none", null, List.of(), List.of());
@@ -52,7 +52,7 @@ public final class NodeCollector {
         this.topo = topo;
         this.fabric = fabric;
         this.labels = Map.copyOf(labels);
-        this.intervalMillis = intervalMillis;
+        this.intervalMillis = intervalMillis > 0 ? intervalMillis : null;
         this.assembler = new InventoryAssembler(nodeId, pool, gpuSource == null ? "sysfs" : gpuSource.name());
     }
 
