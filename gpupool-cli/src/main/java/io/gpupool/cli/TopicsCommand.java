@@ -24,8 +24,9 @@ import picocli.CommandLine.Option;
 /** {@code gpupool topics}: create or verify gpupool's topics on any cluster. */
 @Command(name = "topics", mixinStandardHelpOptions = true,
         description = {
-            "Creates the gpupool topics that are missing on a cluster and checks the others against the catalog",
-            "(partitions, replication, cleanup and retention). Names and settings can be changed in the --config file",
+            "Creates or verifies the gpupool topics on any Kafka cluster.",
+            "Missing topics are created; the others are checked against the catalog (partitions, replication,",
+            "cleanup and retention). Names and settings can be changed in the --config file",
             "(gpupool.topic.<id>.name / .partitions / .replication / .config.<key>, gpupool.topics.partitions, ...).",
             "Exit code 0: all topics match; 2: some are missing or differ."})
 public final class TopicsCommand implements Callable<Integer> {
