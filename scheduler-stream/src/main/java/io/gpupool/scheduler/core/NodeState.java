@@ -44,6 +44,10 @@ final class NodeState {
     final int[] affinity;
     final boolean oneAffinityGroup;
 
+    /** Cached expected fragmentation of the node as it is, valid while {@code fragMixVersion} matches. */
+    long fragNow;
+    int fragMixVersion = -1;
+
     /** Jobs with a part on this node, in placement order. */
     final List<Job> jobs = new ArrayList<>(4);
 

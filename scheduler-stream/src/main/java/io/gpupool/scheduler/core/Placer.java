@@ -544,7 +544,11 @@ final class Placer {
     }
 
     private long delta(final NodeState n, final long cpu) {
-        final long before = Fragmentation.expected(st.sizeMix, st.models, n.modelIndex, freeBefore, n.gpuCount, n.cpuFree);
+        if (n.fragMixVersion != st.sizeMix.version) {
+            n.fragNow = Fragmentation.expected(st.sizeMix, st.models, n.modelIndex, freeBefore, n.gpuCount, n.cpuFree);
+            n.fragMixVersion = st.sizeMix.version;
+        }
+        final long before = n.fragNow;
         final long after = Fragmentation.expected(st.sizeMix, st.models, n.modelIndex, freeAfter, n.gpuCount, n.cpuFree - cpu);
         return after - before;
     }
