@@ -80,6 +80,7 @@ public final class LiveCollector implements AutoCloseable {
         final TelemetryPublisher publisher = TelemetryPublisher.connect(o.bootstrapServers(), o.registryUrl(),
                 PublisherTopics.defaults(), o.bufferRecords());
         metrics.bindPublisher(publisher);
+        publisher.awaitReady();
         final MetricsServer server = o.metricsPort() < 0 ? null : MetricsServer.start("0.0.0.0", o.metricsPort(), metrics.registry());
         final CollectorLoop loop = new CollectorLoop(collector, publisher, metrics, o.interval(), Clock.systemUTC());
         loop.start();
