@@ -29,7 +29,7 @@ public final class PoolEngine {
     public PoolEngine(final EngineConfig config) {
         this.cfg = config;
         this.st = new PoolState(config);
-        this.placer = new Placer(st, config);
+        this.placer = new Placer(st, config, stats);
         this.validator = new Validator(st, stats, placer);
         this.explainer = new Explainer(st, placer);
         this.health = new Health(config);
