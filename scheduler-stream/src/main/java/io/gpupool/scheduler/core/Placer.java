@@ -101,11 +101,26 @@ final class Placer {
     private Candidate singleFirstFit(final JobSpec job, final int[] models, final int k) {
         for (final int m : models) {
             for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
-                for (int p = 0; p < g.members.length; p++) {
+                // lowest member position over the buckets that hold k or more free GPUs
+                int from = 0;
+                while (true) {
+                    int p = -1;
+                    for (int b = k; b <= g.maxGpus; b++) {
+                        if (g.allCount[b] > 0) {
+                            final int q = CapacityIndex.next(g.all[b], from);
+                            if (q >= 0 && (p < 0 || q < p)) {
+                                p = q;
+                            }
+                        }
+                    }
+                    if (p < 0) {
+                        break;
+                    }
                     final NodeState n = st.node(g.members[p]);
-                    if (n.freeWhole >= k && fits(n, job, false)) {
+                    if (fits(n, job, false)) {
                         return wholeOn(m, n, k, 0, TopologyScope.NODE);
                     }
+                    from = p + 1;
                 }
             }
         }
