@@ -61,10 +61,23 @@ public final class TelemetryPublisher implements RecordSink, AutoCloseable {
         this.sender.start();
     }
 
-    /** A publisher with a real producer: idempotent, acks=all, zstd, batched with a short linger. */
+    /** A node's publisher: idempotent, acks=all, zstd, small batches (a node sends a few records a second). */
     public static TelemetryPublisher connect(final String bootstrapServers, final String registryUrl,
             final PublisherTopics topics, final int capacity) {
         final Properties p = producerConfig(bootstrapServers);
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 32 * 1024);
+        p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 4L * 1024 * 1024);
+        return connect(p, registryUrl, topics, capacity);
+    }
+
+    /** A fleet's publisher: as a node's, with large batches and producer buffer for thousands of records a second. */
+    public static TelemetryPublisher connectFleet(final String bootstrapServers, final String registryUrl,
+            final PublisherTopics topics, final int capacity) {
+        return connect(producerConfig(bootstrapServers), registryUrl, topics, capacity);
+    }
+
+    private static TelemetryPublisher connect(final Properties p, final String registryUrl, final PublisherTopics topics,
+            final int capacity) {
         final Map<String, Object> serdeConfig = Map.of(RegistryClientConfig.URL, registryUrl);
         final SpecificAvroSerializer<SpecificRecord> values = new SpecificAvroSerializer<>();
         values.configure(serdeConfig, false);
