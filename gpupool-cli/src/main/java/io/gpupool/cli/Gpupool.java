@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
             UpCommand.class,
             TopicsCommand.class,
             CollectorCommand.class,
+            SinkCommand.class,
         })
 public final class Gpupool implements Runnable {
 
