@@ -116,6 +116,17 @@ class PlacementRulesTest {
     }
 
     @Test
+    void networkRequirementFiltersNodes() {
+        final PoolEngine e = new PoolEngine(Pools.config(ScoringPolicy.BEST_FIT));
+        e.apply(new EngineInput.NodeUpsert(0, NodeSpec.simple("plain", 64_000, 256_000, 8, "H100")));
+        e.apply(new EngineInput.NodeUpsert(0, Pools.node("ib", "l0", 8)));
+        assertEquals("ib", only(e.apply(submit(1, JobSpec.builder("a").gang(1, 8).network(Network.INFINIBAND).build())))
+                .placement().get(0).nodeId());
+        final Decision q = only(e.apply(submit(2, JobSpec.builder("b").gang(1, 8).network(Network.ROCE).build())));
+        assertEquals(ReasonCode.NETWORK_UNAVAILABLE, q.reason().code());
+    }
+
+    @Test
     void nvlinkGroupOfTheRightSizeIsPreferred() {
         final PoolEngine e = new PoolEngine(Pools.config(ScoringPolicy.BEST_FIT));
         e.apply(new EngineInput.NodeUpsert(0, Pools.node("n", "l0", "s0", 8, "H100", 4)));
