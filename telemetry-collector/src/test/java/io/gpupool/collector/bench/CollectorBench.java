@@ -70,6 +70,14 @@ public final class CollectorBench {
                 System.err.println("unknown benchmark '" + args[0] + "': use footprint or fleet");
                 System.exit(2);
             }
+        } finally {
+            deleteTree(work);
+        }
+    }
+
+    private static void deleteTree(final Path root) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 
