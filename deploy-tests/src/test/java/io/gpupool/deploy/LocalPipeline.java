@@ -105,7 +105,7 @@ final class LocalPipeline implements AutoCloseable {
         submitJobs(bootstrap, registry);
     }
 
-    /** A few jobs of two tenants (one too large to place, so it waits), and one undecodable record for the DLQ. */
+    /** A few jobs of two tenants (one that must wait for the others), and one undecodable record for the DLQ. */
     private static void submitJobs(final String bootstrap, final String registry) throws Exception {
         final Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -120,7 +120,8 @@ final class LocalPipeline implements AutoCloseable {
                     n++;
                 }
             }
-            producer.send(new ProducerRecord<>(jobs, "job-huge", submit("job-huge", "team-b", 64, 8)));
+            // Fits the pool only when it is empty: it waits behind the small jobs.
+            producer.send(new ProducerRecord<>(jobs, "job-big", submit("job-big", "team-b", 4, 8)));
             producer.flush();
         }
         try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {

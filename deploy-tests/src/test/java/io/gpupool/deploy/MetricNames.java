@@ -18,8 +18,9 @@ final class MetricNames {
             "gpupool_decisions_total", "gpupool_request_to_decision_seconds_bucket", "gpupool_preemptions_total",
             "gpupool_journal_lag_seconds", "gpupool_journal_appends_total", "gpupool_dlq_records_total",
             "kafka_consumer_fetch_manager_records_lag_max", "kafka_stream_alive_stream_threads",
-            "kafka_stream_failed_stream_threads", "kafka_stream_thread_task_created_total",
-            "kafka_stream_thread_task_closed_total", "kafka_stream_task_active_process_ratio",
+            "kafka_stream_failed_stream_threads_total", "kafka_stream_client_state", "kafka_stream_thread_thread_state",
+            "kafka_stream_thread_task_created_rate", "kafka_stream_thread_task_closed_rate",
+            "kafka_stream_task_active_process_ratio",
             "kafka_stream_thread_commit_latency_avg", "kafka_stream_thread_commit_latency_max",
             "gpupool_sink_commands_applied_total", "gpupool_sink_commands_failed_total");
 

@@ -53,6 +53,10 @@ final class PipelineMetricsTest {
             parseOnly.keySet().stream().filter(k -> !k.startsWith("alert ")).forEach(k -> System.out.println("PENDING: " + k));
 
             final List<String> empty = awaitData(prometheus, mustHaveData, 90);
+            if (!empty.isEmpty()) {
+                System.out.println("metric names Prometheus has: "
+                        + prometheus.api("/api/v1/label/__name__/values", Map.of()).path("data"));
+            }
             assertThat(empty).as("panels without data").isEmpty();
             assertThat(mustHaveData).as("strict panel queries").hasSizeGreaterThanOrEqualTo(20);
 
