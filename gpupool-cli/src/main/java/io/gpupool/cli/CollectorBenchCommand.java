@@ -47,7 +47,7 @@ public final class CollectorBenchCommand implements Callable<Integer> {
     Path sysfsRoot;
 
     @Option(names = "--jvm-flag", paramLabel = "FLAG", description = "JVM flag of the measured process; repeatable. "
-            + "Default for footprint: -Xmx48m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k; for fleet: -Xmx1g.")
+            + "Default for footprint: -Xmx48m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k; for fleet: -Xmx1g -XX:+UseParallelGC.")
     List<String> jvmFlags = new ArrayList<>();
 
     @Mixin
@@ -68,7 +68,7 @@ public final class CollectorBenchCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--seconds " + seconds + " is too short to measure: use 5 or more");
         }
         final List<String> flags = !jvmFlags.isEmpty() ? jvmFlags : which.equals("fleet")
-                ? List.of("-Xmx1g") : List.of("-Xmx48m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
+                ? List.of("-Xmx1g", "-XX:+UseParallelGC") : List.of("-Xmx48m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
         try (StackHandle stack = LocalStack.connectOrStart(dataDir.path())) {
             final Properties admin = new Properties();
             admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers());
