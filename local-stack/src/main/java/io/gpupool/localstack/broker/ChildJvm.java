@@ -1,0 +1,54 @@
+package io.gpupool.localstack.broker;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Command lines for child JVMs that run classes from this JVM's own classpath: the Kafka server
+ * classes come from Maven Central with the project, so nothing needs installing.
+ */
+final class ChildJvm {
+
+    private ChildJvm() {
+    }
+
+    /** The java launcher of the running JVM, so the child gets the same Java version. */
+    static String javaExecutable() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /**
+     * This JVM's classpath with every entry made absolute, because the child may resolve paths
+     * differently (and a shaded {@code java -jar} run reports the jar relative to its start directory).
+     */
+    static String classpath() {
+        final String raw = System.getProperty("java.class.path", "");
+        if (raw.isBlank()) {
+            throw new IllegalStateException("java.class.path is empty: cannot find the Kafka server classes for the broker JVM");
+        }
+        return Arrays.stream(raw.split(File.pathSeparator))
+                .filter(entry -> !entry.isBlank())
+                .map(entry -> Path.of(entry).toAbsolutePath().normalize().toString())
+                .collect(Collectors.joining(File.pathSeparator));
+    }
+
+    /** {@code java -Xmx.. <jvmFlags> -cp <classpath> mainClass args...}. */
+    static List<String> command(final String heap, final List<String> jvmFlags,
+                                final String mainClass, final List<String> args) {
+        final List<String> command = new ArrayList<>();
+        command.add(javaExecutable());
+        command.add("-Xmx" + heap);
+        command.add("-Xms64m");
+        command.add("-Djava.awt.headless=true");
+        command.addAll(jvmFlags);
+        command.add("-cp");
+        command.add(classpath());
+        command.add(mainClass);
+        command.addAll(args);
+        return command;
+    }
+}

@@ -1,0 +1,167 @@
+package io.gpupool.localstack.broker;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+
+/**
+ * A real single-node KRaft broker (broker and controller in one process) running as a child JVM
+ * from the Kafka server classes on our classpath: {@code StorageTool format} on the first run,
+ * then {@code kafka.Kafka server.properties}. Its data directory is reused across runs.
+ */
+public final class KafkaBroker implements AutoCloseable {
+
+    private static final Duration POLL = Duration.ofMillis(250);
+
+    private final BrokerSettings settings;
+    private final Process process;
+    private final BrokerPorts ports;
+    private final boolean formattedNow;
+
+    private KafkaBroker(final BrokerSettings settings, final Process process, final BrokerPorts ports,
+                        final boolean formattedNow) {
+        this.settings = settings;
+        this.process = process;
+        this.ports = ports;
+        this.formattedNow = formattedNow;
+    }
+
+    /** Formats the storage when needed, starts the broker JVM and waits until it answers. */
+    public static KafkaBroker start(final BrokerSettings settings) {
+        final BrokerLayout layout = settings.layout();
+        try {
+            Files.createDirectories(layout.logDirs());
+            final List<String> logFlags = BrokerLogging.prepare(layout);
+            final BrokerPorts ports = BrokerPorts.choose(layout, settings.port());
+            final Map<String, String> props = ServerProperties.render(
+                    layout, ports.broker(), ports.controller(), settings.autoCreateTopics());
+            Files.writeString(layout.serverProperties(), ServerProperties.toText(props), StandardCharsets.UTF_8);
+
+            final boolean formatNow = !StorageFormat.isFormatted(layout);
+            if (formatNow) {
+                StorageFormat.format(layout, "256m", logFlags);
+            }
+            final List<String> command = ChildJvm.command(settings.heap(), logFlags, BrokerMain.class.getName(),
+                    List.of(Long.toString(ProcessHandle.current().pid()), layout.serverProperties().toString()));
+            Files.writeString(layout.brokerLog(), "=== gpupool: starting broker on 127.0.0.1:" + ports.broker() + "\n",
+                    StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            final Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(layout.brokerLog().toFile()))
+                    .start();
+            final KafkaBroker broker = new KafkaBroker(settings, process, ports, formatNow);
+            try {
+                broker.awaitReady();
+            } catch (RuntimeException e) {
+                broker.close();
+                throw e;
+            }
+            return broker;
+        } catch (IOException e) {
+            throw new BrokerException("could not start the broker in " + settings.dataDir() + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BrokerException("interrupted while starting the broker", e);
+        }
+    }
+
+    public String bootstrapServers() {
+        return "127.0.0.1:" + ports.broker();
+    }
+
+    public int port() {
+        return ports.broker();
+    }
+
+    public int controllerPort() {
+        return ports.controller();
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** True when this start formatted a fresh data directory, false when it reused one. */
+    public boolean formattedNow() {
+        return formattedNow;
+    }
+
+    public BrokerLayout layout() {
+        return settings.layout();
+    }
+
+    private void awaitReady() throws InterruptedException {
+        final long deadline = System.nanoTime() + settings.startupTimeout().toNanos();
+        try (Admin admin = Admin.create(adminConfig(bootstrapServers()))) {
+            while (true) {
+                if (!process.isAlive()) {
+                    throw new BrokerException("the broker JVM exited with code " + process.exitValue()
+                            + " before it was ready; " + LogTail.of(settings.layout().brokerLog(), 30));
+                }
+                if (answers(admin)) {
+                    return;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new BrokerException("the broker did not answer within " + settings.startupTimeout().toSeconds()
+                            + " s; " + LogTail.of(settings.layout().brokerLog(), 30));
+                }
+                Thread.sleep(POLL.toMillis());
+            }
+        }
+    }
+
+    private static boolean answers(final Admin admin) throws InterruptedException {
+        try {
+            return !admin.describeCluster(new DescribeClusterOptions().timeoutMs(2_000))
+                    .nodes().get(3, TimeUnit.SECONDS).isEmpty();
+        } catch (ExecutionException | TimeoutException e) {
+            return false;
+        }
+    }
+
+    /** Whether a broker at this address answers now; used to tell a live stack from a stale descriptor. */
+    public static boolean answers(final String bootstrapServers, final Duration timeout) {
+        final Properties config = adminConfig(bootstrapServers);
+        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        try (Admin admin = Admin.create(config)) {
+            return !admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) timeout.toMillis()))
+                    .nodes().get(timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS).isEmpty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static Properties adminConfig(final String bootstrapServers) {
+        final Properties config = new Properties();
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000);
+        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3_000);
+        config.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 500);
+        config.put(AdminClientConfig.CLIENT_ID_CONFIG, "gpupool-local-stack-readiness");
+        return config;
+    }
+
+    /** SIGTERM (Kafka's shutdown hook stops the broker cleanly), then a kill after the shutdown timeout. */
+    @Override
+    public void close() {
+        Processes.stop(process.toHandle(), settings.shutdownTimeout());
+    }
+}
