@@ -35,6 +35,12 @@ public final class CsvRow {
         return index < cells.size() ? cells.get(index).trim() : "";
     }
 
+    /** The trimmed cell, or "" when the file has no such column (optional in some trace variants). */
+    public String optionalText(final String column) {
+        final Integer index = columns.get(column);
+        return index == null || index >= cells.size() ? "" : cells.get(index).trim();
+    }
+
     public String requiredText(final String column) {
         final String value = text(column);
         if (value.isEmpty()) {

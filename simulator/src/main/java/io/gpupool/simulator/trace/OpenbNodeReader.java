@@ -28,7 +28,7 @@ public final class OpenbNodeReader {
             if (cpu < 0 || memory < 0 || gpus < 0 || gpus > 1024) {
                 throw row.error("cpu_milli, memory_mib and gpu must be non-negative (gpu at most 1024)");
             }
-            final String model = modelOf(row);
+            final String model = row.optionalText("model");
             if (gpus > 0 && model.isEmpty()) {
                 throw row.error("node with " + gpus + " GPUs has no model");
             }
@@ -40,11 +40,4 @@ public final class OpenbNodeReader {
         return List.copyOf(nodes);
     }
 
-    private static String modelOf(final CsvRow row) {
-        try {
-            return row.text("model");
-        } catch (TraceFormatException noModelColumn) {
-            return "";
-        }
-    }
 }

@@ -40,7 +40,7 @@ public final class OpenbPodReader {
         final long cpuMilli = nonNegative(row, "cpu_milli", row.requiredLong("cpu_milli"));
         final long memoryMib = nonNegative(row, "memory_mib", row.requiredLong("memory_mib"));
         final long numGpu = nonNegative(row, "num_gpu", row.requiredLong("num_gpu"));
-        final long gpuMilli = row.text("gpu_milli").isEmpty() ? 0 : nonNegative(row, "gpu_milli", row.requiredLong("gpu_milli"));
+        final long gpuMilli = row.optionalText("gpu_milli").isEmpty() ? 0 : nonNegative(row, "gpu_milli", row.requiredLong("gpu_milli"));
         if (gpuMilli > OpenbPod.WHOLE_GPU_MILLI) {
             throw row.error("gpu_milli " + gpuMilli + " exceeds one GPU (1000)");
         }
@@ -62,7 +62,7 @@ public final class OpenbPodReader {
             milliPerGpu = OpenbPod.WHOLE_GPU_MILLI;
         }
         final long creationTime = optionalLong(row, "creation_time");
-        return new OpenbPod(name, cpuMilli, memoryMib, gpuCount, milliPerGpu, gpuSpec(row.text("gpu_spec")), creationTime);
+        return new OpenbPod(name, cpuMilli, memoryMib, gpuCount, milliPerGpu, gpuSpec(row.optionalText("gpu_spec")), creationTime);
     }
 
     private static Set<String> gpuSpec(final String cell) {
@@ -75,14 +75,7 @@ public final class OpenbPodReader {
     }
 
     private static long optionalLong(final CsvRow row, final String column) {
-        try {
-            return row.text(column).isEmpty() ? 0 : row.requiredLong(column);
-        } catch (TraceFormatException missingColumn) {
-            if (missingColumn.getMessage().contains("missing column")) {
-                return 0;
-            }
-            throw missingColumn;
-        }
+        return row.optionalText(column).isEmpty() ? 0 : row.requiredLong(column);
     }
 
     private static long nonNegative(final CsvRow row, final String column, final long value) {

@@ -1,0 +1,48 @@
+package io.gpupool.simulator.pool;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class NodeLedgerTest {
+
+    private static SimJob job(final String id, final int gpus, final int milli, final Set<String> models) {
+        return new SimJob(id, "t", 1000, 1024, 1, gpus, milli, models, OptionalLong.empty());
+    }
+
+    @Test
+    void booksAndReleasesAndMeasuresStrandedCapacity() {
+        final NodeLedger ledger = new NodeLedger();
+        ledger.addNode(new SimNode("n1", 8000, 8192, 2, "T4"));
+        ledger.addNode(new SimNode("n2", 8000, 8192, 2, "T4"));
+        ledger.place(job("a", 1, 500, Set.of()), new Placement("a", List.of("n1")));
+        assertThat(ledger.gpuAllocatedMilli()).isEqualTo(500);
+        assertThat(ledger.fragmentedFreeGpuMilli()).isEqualTo(1500);
+        ledger.place(job("b", 2, 1000, Set.of("T4")), new Placement("b", List.of("n2")));
+        assertThat(ledger.fragmentedFreeGpuMilli()).isEqualTo(1500); // n2 is full, not fragmented
+        ledger.release("a");
+        assertThat(ledger.gpuAllocatedMilli()).isEqualTo(2000);
+        assertThat(ledger.fragmentedFreeGpuMilli()).isZero();
+        assertThat(ledger.gpuCapacityMilli()).isEqualTo(4000);
+    }
+
+    @Test
+    void catchesAnEngineThatBreaksCapacityOrModelConstraints() {
+        final NodeLedger ledger = new NodeLedger();
+        ledger.addNode(new SimNode("n1", 8000, 8192, 1, "T4"));
+        ledger.place(job("a", 1, 700, Set.of()), new Placement("a", List.of("n1")));
+        assertThatThrownBy(() -> ledger.place(job("b", 1, 400, Set.of()), new Placement("b", List.of("n1"))))
+                .hasMessageContaining("over-allocated node n1");
+        assertThatThrownBy(() -> ledger.place(job("c", 1, 100, Set.of("V100M16")), new Placement("c", List.of("n1"))))
+                .hasMessageContaining("allowed only");
+        assertThatThrownBy(() -> ledger.place(job("d", 1, 100, Set.of()), new Placement("d", List.of("nope"))))
+                .hasMessageContaining("unknown node");
+        assertThatThrownBy(() -> ledger.place(job("a", 1, 100, Set.of()), new Placement("a", List.of("n1"))))
+                .hasMessageContaining("twice");
+    }
+}
