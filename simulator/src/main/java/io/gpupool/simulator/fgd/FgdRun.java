@@ -61,7 +61,7 @@ public final class FgdRun {
 
     static SimJob jobOf(final OpenbPod pod) {
         return new SimJob(pod.name(), TENANT, pod.cpuMilli(), pod.memoryMib(), 1,
-                pod.gpuCount(), pod.gpuMilliPerGpu(), pod.allowedGpuModels(), OptionalLong.empty());
+                pod.gpuCount(), pod.gpuMilliPerGpu(), pod.allowedGpuModels(), 0, OptionalLong.empty());
     }
 
     /** The node the pod went to, or null if it failed; anything else from the engine is a protocol breach. */
@@ -70,6 +70,9 @@ public final class FgdRun {
         final List<Placement> placed = outcome.placed();
         if (placed.size() > 1 || (placed.size() == 1 && !placed.get(0).jobId().equals(job.id()))) {
             throw new IllegalStateException("place-now-or-reject engine placed other jobs than " + job.id() + ": " + placed);
+        }
+        if (!outcome.evicted().isEmpty()) {
+            throw new IllegalStateException("FGD protocol has no departures, yet the engine evicted " + outcome.evicted());
         }
         if (placed.isEmpty() == !rejected) {
             throw new IllegalStateException("pod " + job.id() + " must be either placed or rejected on arrival, engine said " + outcome);

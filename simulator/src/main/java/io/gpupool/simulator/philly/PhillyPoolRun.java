@@ -112,11 +112,27 @@ public final class PhillyPoolRun {
 
     private SimJob requestFor(final PhillyJob job) {
         final JobShape shape = JobShape.of(job.gpuCount(), VirtualClusterSizes.GPUS_PER_NODE);
-        final OptionalLong estimate = policy.oracleRuntimes() ? OptionalLong.of(job.durationSeconds()) : OptionalLong.empty();
-        return new SimJob(job.id(), job.virtualCluster(), 0, 0, shape.nodes(), shape.gpusPerNode(), 1000, Set.of(), estimate);
+        if (policy.oracleRuntimes()) {
+            // Oracle baseline only: the true duration as estimate, and shortest first as priority.
+            final int shortestFirst = (int) -Math.min(Integer.MAX_VALUE, job.durationSeconds());
+            return new SimJob(job.id(), job.virtualCluster(), 0, 0, shape.nodes(), shape.gpusPerNode(), 1000, Set.of(),
+                    shortestFirst, OptionalLong.of(job.durationSeconds()));
+        }
+        return new SimJob(job.id(), job.virtualCluster(), 0, 0, shape.nodes(), shape.gpusPerNode(), 1000, Set.of(),
+                0, OptionalLong.empty());
     }
 
     private void apply(final PoolOutcome outcome, final long now, final Runnable onJobDone) {
+        for (String jobId : outcome.evicted()) {
+            // The engine requeues an evicted job; it will run again for its full duration.
+            final long[] se = startEnd.remove(jobId);
+            if (se == null) {
+                throw new IllegalStateException("engine evicted job " + jobId + " which is not running");
+            }
+            completions.removeIf(c -> completionIds.get((int) c[1]).equals(jobId));
+            ledger.release(jobId);
+            recordAllocation(now);
+        }
         for (Placement placement : outcome.placed()) {
             final PhillyJob job = byId.get(placement.jobId());
             if (job == null || startEnd.containsKey(job.id())) {

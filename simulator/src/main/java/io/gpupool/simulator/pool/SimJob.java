@@ -8,6 +8,7 @@ import java.util.Set;
  * or one GPU shared at {@code gpuMilli} (&lt; 1000), or none (CPU-only).
  *
  * @param tenant the queue the job is charged to (a Philly virtual cluster, or one tenant for FGD)
+ * @param priority numeric priority inside the job's class, higher first (0 unless a baseline orders by it)
  * @param runtimeEstimateSeconds what the job's submitter declared, if anything; the simulator
  *        never fills this from a trace's true duration unless a policy is explicitly an oracle
  */
@@ -20,6 +21,7 @@ public record SimJob(
         int gpusPerNode,
         int gpuMilli,
         Set<String> allowedGpuModels,
+        int priority,
         OptionalLong runtimeEstimateSeconds) {
 
     public SimJob {
