@@ -13,6 +13,8 @@ import picocli.CommandLine.Command;
         description = "A GPU-pool scheduler built as an event-streaming pipeline on Apache Kafka.",
         subcommands = {
             CommandLine.HelpCommand.class,
+            UpCommand.class,
+            TopicsCommand.class,
         })
 public final class Gpupool implements Runnable {
 
@@ -25,11 +27,16 @@ public final class Gpupool implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        System.exit(commandLine(args, System.getenv()).execute(args));
     }
 
-    /** The configured command line, shared by {@link #main} and the tests. */
+    /** The configured command line, shared by {@link #main} and the tests; no environment or config file. */
     public static CommandLine commandLine() {
-        return new CommandLine(new Gpupool());
+        return commandLine(new String[0], java.util.Map.of());
+    }
+
+    /** The command line with configuration layers (flags, then GPUPOOL_* environment, then --config file). */
+    public static CommandLine commandLine(final String[] args, final java.util.Map<String, String> environment) {
+        return io.gpupool.cli.config.CliSetup.configure(new CommandLine(new Gpupool()), args, environment);
     }
 }

@@ -1,0 +1,97 @@
+package io.gpupool.cli;
+
+import io.gpupool.cli.config.ClusterOptions;
+import io.gpupool.cli.config.ConfigFileOption;
+import io.gpupool.cli.config.ConfigLayers;
+import io.gpupool.cli.config.DurationConverter;
+import io.gpupool.localstack.topics.TopicSetup;
+import io.gpupool.localstack.topics.TopicStatus;
+import io.gpupool.topics.TopicCatalog;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import org.apache.kafka.clients.admin.Admin;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code gpupool topics}: create or verify gpupool's topics on any cluster. */
+@Command(name = "topics", mixinStandardHelpOptions = true,
+        description = {
+            "Creates the gpupool topics that are missing on a cluster and checks the others against the catalog",
+            "(partitions, replication, cleanup and retention). Names and settings can be changed in the --config file",
+            "(gpupool.topic.<id>.name / .partitions / .replication / .config.<key>, gpupool.topics.partitions, ...).",
+            "Exit code 0: all topics match; 2: some are missing or differ."})
+public final class TopicsCommand implements Callable<Integer> {
+
+    @Mixin
+    ClusterOptions cluster;
+
+    @Mixin
+    ConfigFileOption configFile;
+
+    @Option(names = "--verify", description = "Only compare; create and change nothing.")
+    boolean verify;
+
+    @Option(names = "--alter-configs",
+            description = "Set topic configs that differ from the catalog (partitions and replication are never changed).")
+    boolean alterConfigs;
+
+    @Option(names = "--partitions", paramLabel = "N", description = "Partitions of every topic (overrides the catalog).")
+    Integer partitions;
+
+    @Option(names = "--replication-factor", paramLabel = "N",
+            description = "Replication factor of every topic. Default: the broker's default.replication.factor.")
+    Short replicationFactor;
+
+    @Option(names = "--timeout", paramLabel = "TIME", defaultValue = "30s", converter = DurationConverter.class,
+            description = "How long to wait for each cluster answer (default ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if (verify && alterConfigs) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--verify changes nothing, --alter-configs changes configs: give one of them");
+        }
+        final TopicCatalog catalog = TopicCatalog.defaults().withOverrides(overrides());
+        final PrintWriter out = spec.commandLine().getOut();
+        final List<TopicStatus> statuses;
+        try (Admin admin = Admin.create(cluster.clientProperties())) {
+            final TopicSetup setup = new TopicSetup(admin, timeout);
+            statuses = verify ? setup.verify(catalog.all()) : setup.apply(catalog.all(), alterConfigs);
+        }
+        statuses.forEach(s -> out.println(s.describe()));
+        final long bad = statuses.stream().filter(s -> !s.ok()).count();
+        if (bad == 0) {
+            out.printf("%d topics match the catalog on %s%n", statuses.size(), cluster.bootstrapServers());
+            out.flush();
+            return 0;
+        }
+        out.flush();
+        final PrintWriter err = spec.commandLine().getErr();
+        err.printf("gpupool topics: %d of %d topics %s%n", bad, statuses.size(),
+                verify ? "are missing or differ (run without --verify to create the missing ones; --alter-configs fixes configs)"
+                       : "differ in ways this command does not change (partitions or replication): fix them by hand");
+        err.flush();
+        return 2;
+    }
+
+    private Map<String, String> overrides() {
+        final Map<String, String> settings = new TreeMap<>(ConfigLayers.of(spec).fileEntries());
+        if (partitions != null) {
+            settings.put(TopicCatalog.ALL_PARTITIONS, partitions.toString());
+        }
+        if (replicationFactor != null) {
+            settings.put(TopicCatalog.ALL_REPLICATION, replicationFactor.toString());
+        }
+        return settings;
+    }
+}

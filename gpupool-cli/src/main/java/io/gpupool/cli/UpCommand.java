@@ -1,0 +1,119 @@
+package io.gpupool.cli;
+
+import io.gpupool.cli.config.ConfigFileOption;
+import io.gpupool.cli.config.ConfigLayers;
+import io.gpupool.cli.config.DataDirOption;
+import io.gpupool.cli.config.DurationConverter;
+import io.gpupool.cli.up.ServiceGroup;
+import io.gpupool.cli.up.StackService;
+import io.gpupool.cli.up.TopicsService;
+import io.gpupool.cli.up.UpContext;
+import io.gpupool.cli.up.UpService;
+import io.gpupool.localstack.LocalStackSettings;
+import io.gpupool.localstack.broker.BrokerSettings;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code gpupool up}: the whole pipeline on one machine, until Ctrl-C or {@code --duration}. */
+@Command(name = "up", mixinStandardHelpOptions = true,
+        description = {
+            "Starts the local stack: a real single-node KRaft Kafka broker (child JVM) and the Schema-Registry-compatible",
+            "server, creates every gpupool topic, prints where they are, and runs until Ctrl-C or --duration.",
+            "Data stays in --data-dir and is reused by the next run; other commands find the stack through it."})
+public final class UpCommand implements Callable<Integer> {
+
+    @Mixin
+    DataDirOption dataDir;
+
+    @Mixin
+    ConfigFileOption configFile;
+
+    @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
+            description = "Stop after this long (e.g. 30s, 5m, 2h). Default: run until Ctrl-C.")
+    Duration duration;
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "0",
+            description = "Broker port. 0 (default): the previous run's port when free, else any free port.")
+    int port;
+
+    @Option(names = "--registry-port", paramLabel = "PORT", defaultValue = "0",
+            description = "Schema registry HTTP port. 0 (default): the previous one when free, else any free port.")
+    int registryPort;
+
+    @Option(names = "--broker-heap", paramLabel = "SIZE", defaultValue = "512m",
+            description = "Maximum heap of the broker JVM (default ${DEFAULT-VALUE}).")
+    String brokerHeap;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** The services in start order; later issues append the collectors, scheduler, sink and job generator. */
+    static List<UpService> services() {
+        return List.of(new StackService(), new TopicsService());
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (duration != null && (duration.isZero() || duration.isNegative())) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--duration must be positive, e.g. 30s");
+        }
+        final PrintWriter out = spec.commandLine().getOut();
+        final LocalStackSettings settings = new LocalStackSettings(
+                BrokerSettings.defaults(dataDir.path()).withPort(port).withHeap(brokerHeap), registryPort);
+        final UpContext context = new UpContext(settings, ConfigLayers.of(spec).fileEntries(), out);
+
+        out.printf("gpupool up: data directory %s%n", dataDir.path());
+        out.flush();
+        final long began = System.nanoTime();
+        final ServiceGroup group = new ServiceGroup(services());
+        final CountDownLatch stopRequested = new CountDownLatch(1);
+        final CountDownLatch stopped = new CountDownLatch(1);
+        final Thread hook = new Thread(() -> {
+            stopRequested.countDown();
+            try {
+                // Keep the JVM alive until the services have stopped cleanly.
+                stopped.await(90, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "gpupool-up-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            group.start(context);
+            out.printf("gpupool is up (%.1f s):%n", (System.nanoTime() - began) / 1e9);
+            out.printf("  bootstrap servers  %s%n", context.bootstrapServers());
+            out.printf("  registry URL       %s%n", context.registryUrl().orElse("(none)"));
+            out.printf("  data directory     %s%n", dataDir.path());
+            out.printf("  broker log         %s%n", settings.broker().layout().brokerLog());
+            out.println(duration == null ? "Running until Ctrl-C." : "Running for " + duration.toSeconds() + " s (--duration).");
+            out.flush();
+            if (duration == null) {
+                stopRequested.await();
+            } else {
+                stopRequested.await(duration.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            out.println("gpupool up: stopping " + String.join(", ", group.running()));
+            out.flush();
+            final long stopBegan = System.nanoTime();
+            group.close();
+            out.printf("gpupool up: stopped cleanly (%.1f s)%n", (System.nanoTime() - stopBegan) / 1e9);
+            out.flush();
+            return 0;
+        } finally {
+            stopped.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // Ctrl-C path: the hook is running and returns now that everything has stopped.
+            }
+        }
+    }
+}

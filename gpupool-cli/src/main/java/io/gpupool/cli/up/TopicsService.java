@@ -1,0 +1,41 @@
+package io.gpupool.cli.up;
+
+import io.gpupool.localstack.topics.TopicSetup;
+import io.gpupool.localstack.topics.TopicStatus;
+import io.gpupool.topics.TopicCatalog;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+
+/** Creates every topic of the catalog on the local broker; a topic that differs from its spec stops {@code up}. */
+public final class TopicsService implements UpService {
+
+    @Override
+    public String name() {
+        return "topics";
+    }
+
+    @Override
+    public AutoCloseable start(final UpContext context) {
+        final TopicCatalog catalog = TopicCatalog.defaults().withOverrides(context.config());
+        final Properties admin = new Properties();
+        admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, context.bootstrapServers());
+        final List<TopicStatus> statuses;
+        try (Admin client = Admin.create(admin)) {
+            statuses = new TopicSetup(client, Duration.ofSeconds(30)).apply(catalog.all(), false);
+        }
+        final List<TopicStatus> bad = statuses.stream().filter(s -> !s.ok()).collect(Collectors.toList());
+        if (!bad.isEmpty()) {
+            throw new IllegalStateException("topics differ from the catalog:\n    "
+                    + bad.stream().map(TopicStatus::describe).collect(Collectors.joining("\n    "))
+                    + "\n  fix them with `gpupool topics --alter-configs`, or delete the topics (or the data directory)");
+        }
+        final long created = statuses.stream().filter(s -> s.state() == TopicStatus.State.CREATED).count();
+        context.out().printf("  topics     %d created, %d already there%n", created, statuses.size() - created);
+        context.out().flush();
+        return () -> { };
+    }
+}

@@ -1,0 +1,177 @@
+package io.gpupool.scheduler.core;
+
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * How one pool's engine behaves. Build it directly, or from {@code key=value} settings with
+ * {@link #fromSettings(Map)} (what {@code gpupool replay --policy NAME --set k=v} does).
+ *
+ * @param poolId                      prefix of decision ids
+ * @param policy                      scoring policy
+ * @param staleTelemetryTimeoutMs     GPUs without telemetry for longer go unhealthy; 0 disables
+ * @param temperatureThresholdC       GPUs hotter than this go unhealthy
+ * @param evictAndRequeueOnFailure    evict (and requeue) jobs on hardware that fails
+ * @param criticalXids                Xids that take a GPU out of service
+ * @param busyUtilisationPct          utilisation at or above which an allocated GPU counts as busy
+ * @param finishedJobsRetained        finished jobs kept for queries (oldest dropped first)
+ * @param fgdWindow                   arrivals remembered for the job-size mix of the fgd policy
+ * @param backfill                    EASY backfill behind a head-of-queue reservation
+ * @param preemption                  higher classes may evict lower-class preemptible jobs
+ * @param consolidationMaxEvictions   evictions per consolidation to free room for a gang; 0 disables
+ * @param defaultRuntimeMs            runtime assumed when no estimate is known
+ * @param fairShareHalfLifeMs         half-life of the GPU-time each tenant used, for fair share
+ * @param tenants                     per-tenant quota; tenants not named get {@link TenantConfig#DEFAULT}
+ */
+public record EngineConfig(String poolId, ScoringPolicy policy, long staleTelemetryTimeoutMs,
+                           int temperatureThresholdC, boolean evictAndRequeueOnFailure,
+                           SortedSet<Integer> criticalXids, int busyUtilisationPct, int finishedJobsRetained,
+                           int fgdWindow, boolean backfill, boolean preemption, int consolidationMaxEvictions,
+                           long defaultRuntimeMs, long fairShareHalfLifeMs, Map<String, TenantConfig> tenants) {
+
+    public static final SortedSet<Integer> DEFAULT_CRITICAL_XIDS = Collections.unmodifiableSortedSet(
+            new TreeSet<>(java.util.List.of(48, 63, 64, 74, 79, 92, 94, 95, 119, 120)));
+
+    public EngineConfig {
+        Objects.requireNonNull(poolId, "poolId");
+        Objects.requireNonNull(policy, "policy");
+        criticalXids = Collections.unmodifiableSortedSet(new TreeSet<>(criticalXids));
+        tenants = Collections.unmodifiableMap(new TreeMap<>(tenants));
+        if (staleTelemetryTimeoutMs < 0 || finishedJobsRetained < 0 || fgdWindow < 1
+                || consolidationMaxEvictions < 0 || defaultRuntimeMs <= 0 || fairShareHalfLifeMs <= 0) {
+            throw new IllegalArgumentException("engine config: timeouts, window and counts must be positive");
+        }
+    }
+
+    public static EngineConfig defaults(final String poolId) {
+        return new EngineConfig(poolId, ScoringPolicy.BEST_FIT, 120_000, 90, true, DEFAULT_CRITICAL_XIDS, 5,
+                10_000, 2_000, true, true, 0, 3_600_000, 3_600_000, Map.of());
+    }
+
+    public TenantConfig tenant(final String name) {
+        return tenants.getOrDefault(name, TenantConfig.DEFAULT);
+    }
+
+    public EngineConfig withPolicy(final ScoringPolicy p) {
+        return new EngineConfig(poolId, p, staleTelemetryTimeoutMs, temperatureThresholdC, evictAndRequeueOnFailure,
+                criticalXids, busyUtilisationPct, finishedJobsRetained, fgdWindow, backfill, preemption,
+                consolidationMaxEvictions, defaultRuntimeMs, fairShareHalfLifeMs, tenants);
+    }
+
+    /**
+     * Builds a config from settings. Keys: pool, policy, stale-telemetry-timeout-ms, temperature-threshold-c,
+     * evict-on-failure, critical-xids (comma list), busy-utilisation-pct, finished-jobs-retained, fgd-window,
+     * backfill, preemption, consolidation-max-evictions, default-runtime-ms, fair-share-half-life-ms,
+     * tenant.NAME.guaranteed-gpus, tenant.NAME.weight, tenant.NAME.max-gpus. Unknown keys are an error
+     * (a typo must not silently give a different policy).
+     */
+    public static EngineConfig fromSettings(final Map<String, String> settings) {
+        final Map<String, String> s = new TreeMap<>(settings);
+        final EngineConfig d = defaults(s.getOrDefault("pool", "pool"));
+        final Map<String, TenantConfig> tenants = new TreeMap<>();
+        final Map<String, Map<String, String>> tenantKeys = new TreeMap<>();
+        for (final Map.Entry<String, String> e : s.entrySet()) {
+            final String k = e.getKey();
+            if (k.startsWith("tenant.")) {
+                final int dot = k.lastIndexOf('.');
+                if (dot <= "tenant.".length()) {
+                    throw new IllegalArgumentException("setting '" + k + "': use tenant.NAME.guaranteed-gpus|weight|max-gpus");
+                }
+                tenantKeys.computeIfAbsent(k.substring("tenant.".length(), dot), t -> new TreeMap<>())
+                        .put(k.substring(dot + 1), e.getValue());
+            } else if (!KNOWN_KEYS.contains(k)) {
+                throw new IllegalArgumentException("unknown engine setting '" + k + "'; known: " + KNOWN_KEYS
+                        + " and tenant.NAME.guaranteed-gpus|weight|max-gpus");
+            }
+        }
+        for (final Map.Entry<String, Map<String, String>> t : tenantKeys.entrySet()) {
+            final Map<String, String> v = new TreeMap<>(t.getValue());
+            final int guaranteed = parseInt(v.remove("guaranteed-gpus"), 0, "tenant." + t.getKey() + ".guaranteed-gpus");
+            final double weight = parseDouble(v.remove("weight"), 1.0, "tenant." + t.getKey() + ".weight");
+            final int max = parseInt(v.remove("max-gpus"), Integer.MAX_VALUE, "tenant." + t.getKey() + ".max-gpus");
+            if (!v.isEmpty()) {
+                throw new IllegalArgumentException("unknown tenant setting(s) " + v.keySet()
+                        + "; use guaranteed-gpus, weight, max-gpus");
+            }
+            tenants.put(t.getKey(), new TenantConfig(guaranteed, weight, max));
+        }
+        final TreeSet<Integer> xids = new TreeSet<>();
+        if (s.containsKey("critical-xids")) {
+            for (final String x : s.get("critical-xids").split(",")) {
+                if (!x.isBlank()) {
+                    xids.add(parseInt(x.trim(), 0, "critical-xids"));
+                }
+            }
+        } else {
+            xids.addAll(d.criticalXids());
+        }
+        return new EngineConfig(d.poolId(),
+                s.containsKey("policy") ? ScoringPolicy.byName(s.get("policy")) : d.policy(),
+                parseLong(s.get("stale-telemetry-timeout-ms"), d.staleTelemetryTimeoutMs(), "stale-telemetry-timeout-ms"),
+                parseInt(s.get("temperature-threshold-c"), d.temperatureThresholdC(), "temperature-threshold-c"),
+                parseBool(s.get("evict-on-failure"), d.evictAndRequeueOnFailure(), "evict-on-failure"),
+                xids,
+                parseInt(s.get("busy-utilisation-pct"), d.busyUtilisationPct(), "busy-utilisation-pct"),
+                parseInt(s.get("finished-jobs-retained"), d.finishedJobsRetained(), "finished-jobs-retained"),
+                parseInt(s.get("fgd-window"), d.fgdWindow(), "fgd-window"),
+                parseBool(s.get("backfill"), d.backfill(), "backfill"),
+                parseBool(s.get("preemption"), d.preemption(), "preemption"),
+                parseInt(s.get("consolidation-max-evictions"), d.consolidationMaxEvictions(), "consolidation-max-evictions"),
+                parseLong(s.get("default-runtime-ms"), d.defaultRuntimeMs(), "default-runtime-ms"),
+                parseLong(s.get("fair-share-half-life-ms"), d.fairShareHalfLifeMs(), "fair-share-half-life-ms"),
+                tenants);
+    }
+
+    private static final java.util.Set<String> KNOWN_KEYS = Collections.unmodifiableSet(new TreeSet<>(java.util.List.of(
+            "pool", "policy", "stale-telemetry-timeout-ms", "temperature-threshold-c", "evict-on-failure",
+            "critical-xids", "busy-utilisation-pct", "finished-jobs-retained", "fgd-window", "backfill",
+            "preemption", "consolidation-max-evictions", "default-runtime-ms", "fair-share-half-life-ms")));
+
+    private static int parseInt(final String v, final int dflt, final String key) {
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("setting " + key + "=" + v + ": expected an integer", e);
+        }
+    }
+
+    private static long parseLong(final String v, final long dflt, final String key) {
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            return Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("setting " + key + "=" + v + ": expected an integer", e);
+        }
+    }
+
+    private static double parseDouble(final String v, final double dflt, final String key) {
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            return Double.parseDouble(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("setting " + key + "=" + v + ": expected a number", e);
+        }
+    }
+
+    private static boolean parseBool(final String v, final boolean dflt, final String key) {
+        if (v == null) {
+            return dflt;
+        }
+        return switch (v.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "true", "on", "yes", "1" -> true;
+            case "false", "off", "no", "0" -> false;
+            default -> throw new IllegalArgumentException("setting " + key + "=" + v + ": expected true or false");
+        };
+    }
+}

@@ -1,0 +1,109 @@
+package io.gpupool.scheduler.core;
+
+import java.util.Objects;
+
+/**
+ * Everything the engine reacts to. Each input carries its stream-time timestamp in ms (the
+ * journal entry's timestamp); the engine never reads a clock.
+ */
+public sealed interface EngineInput {
+
+    long timestampMs();
+
+    /** A node appeared or its inventory changed. */
+    record NodeUpsert(long timestampMs, NodeSpec node) implements EngineInput {
+        public NodeUpsert {
+            Objects.requireNonNull(node, "node");
+        }
+    }
+
+    /** A node left the pool; its jobs are evicted. */
+    record NodeRemoval(long timestampMs, String nodeId) implements EngineInput {
+        public NodeRemoval {
+            Objects.requireNonNull(nodeId, "nodeId");
+        }
+    }
+
+    /**
+     * The current health of one GPU (it replaces the previous fact for that GPU).
+     *
+     * @param xid              the last Xid the GPU reported and that still applies, 0 for none
+     * @param eccUncorrectable uncorrectable ECC errors seen
+     * @param remapFailure     a row remap failed
+     * @param remapPending     a row remap waits for a reset
+     * @param temperatureC     GPU temperature, or -1 when unknown
+     */
+    record GpuHealthFact(long timestampMs, String nodeId, int gpu, int xid, boolean eccUncorrectable,
+                         boolean remapFailure, boolean remapPending, int temperatureC) implements EngineInput {
+        public GpuHealthFact {
+            Objects.requireNonNull(nodeId, "nodeId");
+        }
+
+        public static GpuHealthFact healthy(final long ts, final String nodeId, final int gpu) {
+            return new GpuHealthFact(ts, nodeId, gpu, 0, false, false, false, -1);
+        }
+    }
+
+    /** The GPU's utilisation band moved (0-100 %). */
+    record GpuUtilisationFact(long timestampMs, String nodeId, int gpu, int utilisationPct) implements EngineInput {
+        public GpuUtilisationFact {
+            Objects.requireNonNull(nodeId, "nodeId");
+        }
+    }
+
+    /** The node's collector is alive (telemetry arrived); keeps its GPUs from going stale. */
+    record NodeHeartbeat(long timestampMs, String nodeId) implements EngineInput {
+        public NodeHeartbeat {
+            Objects.requireNonNull(nodeId, "nodeId");
+        }
+    }
+
+    /** The state of one fabric port of a node (replaces the previous fact for that port). */
+    record LinkFact(long timestampMs, String nodeId, String port, boolean up, boolean flapping,
+                    boolean errorsRising) implements EngineInput {
+        public LinkFact {
+            Objects.requireNonNull(nodeId, "nodeId");
+            Objects.requireNonNull(port, "port");
+        }
+    }
+
+    /** Whether a leaf switch's uplinks are congested (multi-node jobs prefer other leaves). */
+    record LeafUplinkFact(long timestampMs, String leaf, boolean congested, int utilisationPct) implements EngineInput {
+        public LeafUplinkFact {
+            Objects.requireNonNull(leaf, "leaf");
+        }
+    }
+
+    record JobSubmit(long timestampMs, JobSpec job) implements EngineInput {
+        public JobSubmit {
+            Objects.requireNonNull(job, "job");
+        }
+    }
+
+    record JobCancel(long timestampMs, String jobId, String reason) implements EngineInput {
+        public JobCancel {
+            Objects.requireNonNull(jobId, "jobId");
+            reason = reason == null ? "" : reason;
+        }
+    }
+
+    /** What the node side reports about a placed job. */
+    record JobEvent(long timestampMs, String jobId, JobEventKind kind, String detail) implements EngineInput {
+        public JobEvent {
+            Objects.requireNonNull(jobId, "jobId");
+            Objects.requireNonNull(kind, "kind");
+            detail = detail == null ? "" : detail;
+        }
+    }
+
+    /** Stream time moved on: stale telemetry and deadlines are checked. */
+    record Tick(long timestampMs) implements EngineInput {
+    }
+
+    enum JobEventKind {
+        STARTED,
+        COMPLETED,
+        FAILED,
+        EVICTED
+    }
+}

@@ -1,0 +1,41 @@
+package io.gpupool.scheduler.core;
+
+import java.util.List;
+
+/** A job the engine knows: its request and where it stands. */
+final class Job {
+    final JobSpec spec;
+    /** Submission order; the final tie-break of every queue ordering. */
+    final long submitSeq;
+    final long submitMs;
+    JobState state = JobState.QUEUED;
+    List<NodeAssignment> placement = List.of();
+    int[] slots = new int[0];
+    long placedAtMs;
+    long startedAtMs;
+    /** When the job (last) entered the queue. */
+    long queuedSinceMs;
+    int evictions;
+    Reason currentReason;
+    Decision lastDecision;
+    /** Set when the job was evicted by preemption: the job that took its place. */
+    String preemptedBy = "";
+    /** Deadline reported as unreachable once (reported, not repeated). */
+    boolean deadlineMissReported;
+
+    Job(final JobSpec spec, final long submitSeq, final long submitMs) {
+        this.spec = spec;
+        this.submitSeq = submitSeq;
+        this.submitMs = submitMs;
+        this.queuedSinceMs = submitMs;
+    }
+
+    String id() {
+        return spec.jobId();
+    }
+
+    /** Whole-GPU-equivalents this job holds (shares count as their fraction). */
+    double gpus() {
+        return spec.nodes() * spec.gpusPerNode() * (spec.gpuMilli() / 1000.0);
+    }
+}

@@ -1,0 +1,8 @@
+package io.gpupool.scheduler.core;
+
+/** The link layer of a host channel adapter, as sysfs {@code link_layer} reports it. */
+public enum LinkLayer {
+    INFINIBAND,
+    /** "Ethernet" in sysfs: RDMA over Converged Ethernet. */
+    ETHERNET
+}

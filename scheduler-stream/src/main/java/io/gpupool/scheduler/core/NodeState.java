@@ -1,0 +1,117 @@
+package io.gpupool.scheduler.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+
+/**
+ * The live state of one node: per-GPU allocation and health in primitive arrays, free CPU and
+ * memory, fabric link condition, and the jobs placed on it.
+ */
+final class NodeState {
+    final int slot;
+    NodeSpec spec;
+    final int modelIndex;
+    int leafIndex;
+    int spineIndex;
+    final int gpuCount;
+    final boolean infiniband;
+    final boolean roce;
+
+    /** Milli-GPU in use per GPU: 1000 when a whole-GPU job holds it. */
+    final int[] usedMilli;
+    /** GPU memory in use by shares, per GPU. */
+    final long[] usedGpuMemMib;
+    /** Whether a GPU's use is shares (true) or a whole job (false); only meaningful when usedMilli > 0. */
+    final boolean[] shared;
+    final int[] healthBits;
+    final int[] xid;
+    final int[] temperatureC;
+    final int[] utilisationPct;
+    long lastTelemetryMs;
+
+    long cpuFree;
+    long memFree;
+    /** Healthy GPUs with nothing on them: the bucket key of the capacity index. */
+    int freeWhole;
+
+    /** Per port: true when the port is down, flapping or has rising error counters. */
+    final TreeMap<String, String> badPorts = new TreeMap<>();
+    /** True when some port is down (multi-node jobs on it are evicted), not only degraded. */
+    boolean linkDown;
+
+    /** Jobs with a part on this node, in placement order. */
+    final List<Job> jobs = new ArrayList<>(4);
+
+    NodeState(final int slot, final NodeSpec spec, final int modelIndex, final int leafIndex,
+              final int spineIndex, final long nowMs) {
+        this.slot = slot;
+        this.spec = spec;
+        this.modelIndex = modelIndex;
+        this.leafIndex = leafIndex;
+        this.spineIndex = spineIndex;
+        this.gpuCount = spec.gpus().size();
+        this.infiniband = spec.hasInfiniband();
+        this.roce = spec.hasRoce();
+        this.usedMilli = new int[gpuCount];
+        this.usedGpuMemMib = new long[gpuCount];
+        this.shared = new boolean[gpuCount];
+        this.healthBits = new int[gpuCount];
+        this.xid = new int[gpuCount];
+        this.temperatureC = new int[gpuCount];
+        java.util.Arrays.fill(temperatureC, -1);
+        this.utilisationPct = new int[gpuCount];
+        this.lastTelemetryMs = nowMs;
+        this.cpuFree = spec.cpuMilli();
+        this.memFree = spec.memoryMib();
+        this.freeWhole = gpuCount;
+    }
+
+    String id() {
+        return spec.nodeId();
+    }
+
+    boolean healthy(final int gpu) {
+        return healthBits[gpu] == 0;
+    }
+
+    /** May take part in a multi-node job: no bad fabric port. */
+    boolean linkOk() {
+        return badPorts.isEmpty();
+    }
+
+    int recountFreeWhole() {
+        int n = 0;
+        for (int g = 0; g < gpuCount; g++) {
+            if (usedMilli[g] == 0 && healthBits[g] == 0) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    int unhealthyCount() {
+        int n = 0;
+        for (int g = 0; g < gpuCount; g++) {
+            if (healthBits[g] != 0) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Free milli-GPU on healthy GPUs (whole and partial). */
+    long freeMilliHealthy() {
+        long n = 0;
+        for (int g = 0; g < gpuCount; g++) {
+            if (healthBits[g] == 0) {
+                n += 1000 - usedMilli[g];
+            }
+        }
+        return n;
+    }
+
+    String describeUnhealthy(final int gpu) {
+        return GpuHealthState.describe(healthBits[gpu], xid[gpu], temperatureC[gpu]);
+    }
+}

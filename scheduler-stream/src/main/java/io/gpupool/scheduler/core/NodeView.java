@@ -1,0 +1,15 @@
+package io.gpupool.scheduler.core;
+
+import java.util.List;
+import java.util.Map;
+
+/** One node as queries see it. */
+public record NodeView(String nodeId, String leaf, String spine, String model, List<GpuView> gpus,
+                       long cpuMilliFree, long memoryMibFree, int freeGpus, boolean multiNodeEligible,
+                       Map<String, String> badLinks, List<String> jobs, long lastTelemetryMs) {
+    public NodeView {
+        gpus = List.copyOf(gpus);
+        badLinks = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(badLinks));
+        jobs = List.copyOf(jobs);
+    }
+}

@@ -1,0 +1,523 @@
+package io.gpupool.scheduler.core;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Finds where a job fits now: filter (health, model, capacity, CPU/memory, network, link state)
+ * through the capacity index, then rank by the scoring policy. Reads the pool state, never changes it.
+ */
+final class Placer {
+    private final PoolState st;
+    private final EngineConfig cfg;
+    private final int[] freeBefore = new int[NodeSpec.MAX_GPUS_PER_NODE];
+    private final int[] freeAfter = new int[NodeSpec.MAX_GPUS_PER_NODE];
+
+    Placer(final PoolState st, final EngineConfig cfg) {
+        this.st = st;
+        this.cfg = cfg;
+    }
+
+    /** Model indices the job may use, in model order (never null; may be empty). */
+    int[] models(final JobSpec job) {
+        if (job.allowedModels().isEmpty()) {
+            final int[] all = new int[st.models.size()];
+            int n = 0;
+            for (int m = 0; m < all.length; m++) {
+                if (job.gpusPerNode() == 0 || !PoolState.CPU_ONLY.equals(st.models.name(m))) {
+                    all[n++] = m;
+                }
+            }
+            return n == all.length ? all : Arrays.copyOf(all, n);
+        }
+        final int[] out = new int[job.allowedModels().size()];
+        int n = 0;
+        for (final String name : job.allowedModels()) {
+            final int m = st.models.find(name);
+            if (m >= 0) {
+                out[n++] = m;
+            }
+        }
+        final int[] r = Arrays.copyOf(out, n);
+        Arrays.sort(r);
+        return r;
+    }
+
+    Candidate place(final JobSpec job) {
+        final int[] models = models(job);
+        if (models.length == 0) {
+            return null;
+        }
+        if (job.isShare()) {
+            return share(job, models);
+        }
+        if (job.nodes() == 1) {
+            return single(job, models, job.gpusPerNode());
+        }
+        for (final TopologyScope scope : scopes(job)) {
+            final Candidate c = gang(job, models, scope);
+            if (c != null) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    static List<TopologyScope> scopes(final JobSpec job) {
+        final TopologyScope first = job.topology() == TopologyScope.NODE ? TopologyScope.LEAF : job.topology();
+        if (job.topologyRequired()) {
+            return List.of(first);
+        }
+        final List<TopologyScope> s = new ArrayList<>(3);
+        for (final TopologyScope t : List.of(TopologyScope.LEAF, TopologyScope.SPINE, TopologyScope.POOL)) {
+            if (t.compareTo(first) >= 0) {
+                s.add(t);
+            }
+        }
+        return s;
+    }
+
+    boolean fits(final NodeState n, final JobSpec job, final boolean multiNode) {
+        if (n.cpuFree < job.cpuMilliPerNode() || n.memFree < job.memoryMibPerNode()) {
+            return false;
+        }
+        return !multiNode || (n.linkOk() && job.network().satisfiedBy(n.infiniband, n.roce));
+    }
+
+    // ---- single node, whole GPUs (or CPU only) ----
+
+    private Candidate single(final JobSpec job, final int[] models, final int k) {
+        return switch (cfg.policy()) {
+            case FIRST_FIT -> singleFirstFit(job, models, k);
+            case BEST_FIT -> singleBestFit(job, models, k);
+            case FGD -> singleFgd(job, models, k);
+        };
+    }
+
+    private Candidate singleFirstFit(final JobSpec job, final int[] models, final int k) {
+        for (final int m : models) {
+            for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
+                for (int p = 0; p < g.members.length; p++) {
+                    final NodeState n = st.node(g.members[p]);
+                    if (n.freeWhole >= k && fits(n, job, false)) {
+                        return wholeOn(m, n, k, 0, TopologyScope.NODE);
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    private Candidate singleBestFit(final JobSpec job, final int[] models, final int k) {
+        for (int b = k; b <= NodeSpec.MAX_GPUS_PER_NODE; b++) {
+            for (final int m : models) {
+                if (st.index.modelCount(m, b) == 0) {
+                    continue;
+                }
+                for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
+                    if (g.allCount[b] == 0) {
+                        continue;
+                    }
+                    final long[] bits = g.all[b];
+                    for (int p = CapacityIndex.next(bits, 0); p >= 0; p = CapacityIndex.next(bits, p + 1)) {
+                        final NodeState n = st.node(g.members[p]);
+                        if (fits(n, job, false)) {
+                            return wholeOn(m, n, k, b - k, TopologyScope.NODE);
+                        }
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    private Candidate singleFgd(final JobSpec job, final int[] models, final int k) {
+        NodeState best = null;
+        int bestModel = -1;
+        long bestDelta = Long.MAX_VALUE;
+        int bestLeft = Integer.MAX_VALUE;
+        int[] bestGpus = null;
+        for (final int m : models) {
+            for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
+                for (int b = k; b <= g.maxGpus; b++) {
+                    if (g.allCount[b] == 0) {
+                        continue;
+                    }
+                    final long[] bits = g.all[b];
+                    for (int p = CapacityIndex.next(bits, 0); p >= 0; p = CapacityIndex.next(bits, p + 1)) {
+                        final NodeState n = st.node(g.members[p]);
+                        if (!fits(n, job, false)) {
+                            continue;
+                        }
+                        final int[] gpus = chooseWhole(n, k);
+                        final long d = deltaWhole(n, gpus, job.cpuMilliPerNode());
+                        if (d < bestDelta || (d == bestDelta && (b - k < bestLeft
+                                || (b - k == bestLeft && n.slot < best.slot)))) {
+                            best = n;
+                            bestModel = m;
+                            bestDelta = d;
+                            bestLeft = b - k;
+                            bestGpus = gpus;
+                        }
+                    }
+                }
+            }
+        }
+        return best == null ? null
+                : new Candidate(bestModel, new int[] {best.slot}, new int[][] {bestGpus}, 1000, bestDelta, TopologyScope.NODE);
+    }
+
+    private Candidate wholeOn(final int m, final NodeState n, final int k, final double score, final TopologyScope s) {
+        return new Candidate(m, new int[] {n.slot}, new int[][] {chooseWhole(n, k)}, 1000, score, s);
+    }
+
+    // ---- a share of one GPU ----
+
+    private Candidate share(final JobSpec job, final int[] models) {
+        final int milli = job.gpuMilli();
+        NodeState best = null;
+        int bestGpu = -1;
+        int bestModel = -1;
+        long bestKey = Long.MAX_VALUE;
+        long bestTie = Long.MAX_VALUE;
+        for (final int m : models) {
+            final java.util.BitSet room = st.sharedRoom(m);
+            for (int s = room.nextSetBit(0); s >= 0; s = room.nextSetBit(s + 1)) {
+                final NodeState n = st.node(s);
+                if (!fits(n, job, false)) {
+                    continue;
+                }
+                for (int g = 0; g < n.gpuCount; g++) {
+                    if (n.shared[g] && n.usedMilli[g] > 0 && shareFits(n, g, job)) {
+                        final long key = shareKey(n, g, job);
+                        final long tie = ((long) (1000 - n.usedMilli[g]) << 32) | n.slot;
+                        if (key < bestKey || (key == bestKey && tie < bestTie)) {
+                            best = n;
+                            bestGpu = g;
+                            bestModel = m;
+                            bestKey = key;
+                            bestTie = tie;
+                        }
+                    }
+                }
+            }
+            for (final CapacityIndex.Group grp : st.index.groupsOf(m)) {
+                for (int b = 1; b <= grp.maxGpus; b++) {
+                    if (grp.allCount[b] == 0) {
+                        continue;
+                    }
+                    if (cfg.policy() == ScoringPolicy.BEST_FIT && (long) b * 1000 - milli > bestKey) {
+                        break;
+                    }
+                    final long[] bits = grp.all[b];
+                    for (int p = CapacityIndex.next(bits, 0); p >= 0; p = CapacityIndex.next(bits, p + 1)) {
+                        final NodeState n = st.node(grp.members[p]);
+                        if (!fits(n, job, false)) {
+                            continue;
+                        }
+                        final int g = firstFreeWholeFor(n, job);
+                        if (g < 0) {
+                            continue;
+                        }
+                        final long key = shareKey(n, g, job);
+                        final long tie = (1000L << 32) | n.slot;
+                        if (key < bestKey || (key == bestKey && tie < bestTie)) {
+                            best = n;
+                            bestGpu = g;
+                            bestModel = m;
+                            bestKey = key;
+                            bestTie = tie;
+                        }
+                        if (cfg.policy() == ScoringPolicy.FIRST_FIT) {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        return best == null ? null : new Candidate(bestModel, new int[] {best.slot}, new int[][] {{bestGpu}},
+                milli, bestKey, TopologyScope.NODE);
+    }
+
+    /** Lower is better: first-fit = slot; best-fit = node free milli after; fgd = fragmentation growth. */
+    private long shareKey(final NodeState n, final int g, final JobSpec job) {
+        return switch (cfg.policy()) {
+            case FIRST_FIT -> n.slot;
+            case BEST_FIT -> n.freeMilliHealthy() - job.gpuMilli();
+            case FGD -> {
+                Fragmentation.freeOf(n, freeBefore);
+                System.arraycopy(freeBefore, 0, freeAfter, 0, n.gpuCount);
+                freeAfter[g] -= job.gpuMilli();
+                yield delta(n, job.cpuMilliPerNode());
+            }
+        };
+    }
+
+    private boolean shareFits(final NodeState n, final int g, final JobSpec job) {
+        if (n.healthBits[g] != 0 || 1000 - n.usedMilli[g] < job.gpuMilli()) {
+            return false;
+        }
+        final int mem = n.spec.gpus().get(g).memoryMib();
+        return job.gpuMemoryMib() <= 0 || mem <= 0 || n.usedGpuMemMib[g] + job.gpuMemoryMib() <= mem;
+    }
+
+    private int firstFreeWholeFor(final NodeState n, final JobSpec job) {
+        for (int g = 0; g < n.gpuCount; g++) {
+            if (n.usedMilli[g] == 0 && shareFits(n, g, job)) {
+                return g;
+            }
+        }
+        return -1;
+    }
+
+    // ---- gangs of nodes ----
+
+    private Candidate gang(final JobSpec job, final int[] models, final TopologyScope scope) {
+        Candidate best = null;
+        for (final int m : models) {
+            final Candidate c = switch (scope) {
+                case NODE, LEAF -> gangOnLeaf(job, m);
+                case SPINE -> gangOnSpine(job, m);
+                case POOL -> pick(job, m, byEligibleDesc(st.index.groupsOf(m), job.gpusPerNode()), TopologyScope.POOL);
+            };
+            if (c != null && (best == null || c.score < best.score)) {
+                best = c;
+            }
+        }
+        return best;
+    }
+
+    private Candidate gangOnLeaf(final JobSpec job, final int m) {
+        final int k = job.gpusPerNode();
+        final List<CapacityIndex.Group> leaves = new ArrayList<>();
+        for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
+            if (g.countAtLeast(k, true) >= job.nodes()) {
+                leaves.add(g);
+            }
+        }
+        if (cfg.policy() != ScoringPolicy.FIRST_FIT) {
+            // pack: the leaf with the fewest fitting nodes, uncongested first
+            leaves.sort(Comparator.<CapacityIndex.Group>comparingInt(g -> st.leafCongested.get(g.leaf) ? 1 : 0)
+                    .thenComparingInt(g -> g.countAtLeast(k, true))
+                    .thenComparingInt(g -> g.leaf));
+        }
+        for (final CapacityIndex.Group g : leaves) {
+            final Candidate c = pick(job, m, List.of(g), TopologyScope.LEAF);
+            if (c != null) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    private Candidate gangOnSpine(final JobSpec job, final int m) {
+        final int k = job.gpusPerNode();
+        final int spines = st.spines.size();
+        final int[] eligible = new int[spines];
+        for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
+            eligible[st.spineOfLeaf.get(g.leaf)] += g.countAtLeast(k, true);
+        }
+        final List<Integer> order = new ArrayList<>();
+        for (int s = 0; s < spines; s++) {
+            if (eligible[s] >= job.nodes()) {
+                order.add(s);
+            }
+        }
+        if (cfg.policy() != ScoringPolicy.FIRST_FIT) {
+            order.sort(Comparator.<Integer>comparingInt(s -> eligible[s]).thenComparingInt(s -> s));
+        }
+        for (final int s : order) {
+            final List<CapacityIndex.Group> gs = new ArrayList<>();
+            for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
+                if (st.spineOfLeaf.get(g.leaf) == s) {
+                    gs.add(g);
+                }
+            }
+            final Candidate c = pick(job, m, byEligibleDesc(gs, k), TopologyScope.SPINE);
+            if (c != null) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** Fewest leaves touched: the leaves with most fitting nodes first. */
+    private static List<CapacityIndex.Group> byEligibleDesc(final List<CapacityIndex.Group> gs, final int k) {
+        final List<CapacityIndex.Group> out = new ArrayList<>(gs);
+        out.sort(Comparator.<CapacityIndex.Group>comparingInt(g -> -g.countAtLeast(k, true)).thenComparingInt(g -> g.leaf));
+        return out;
+    }
+
+    /** Picks the gang's nodes from the given leaves (in that order); null when they cannot hold it. */
+    private Candidate pick(final JobSpec job, final int m, final List<CapacityIndex.Group> groups,
+                           final TopologyScope scope) {
+        final int k = job.gpusPerNode();
+        final int want = job.nodes();
+        final int[] slots = new int[want];
+        int got = 0;
+        double score = 0;
+        if (cfg.policy() == ScoringPolicy.FGD) {
+            final List<long[]> all = new ArrayList<>();
+            for (final CapacityIndex.Group g : groups) {
+                for (int b = k; b <= g.maxGpus; b++) {
+                    final long[] bits = g.gang[b];
+                    for (int p = CapacityIndex.next(bits, 0); p >= 0; p = CapacityIndex.next(bits, p + 1)) {
+                        final NodeState n = st.node(g.members[p]);
+                        if (fits(n, job, true)) {
+                            all.add(new long[] {deltaWhole(n, chooseWhole(n, k), job.cpuMilliPerNode()), b, n.slot});
+                        }
+                    }
+                }
+            }
+            if (all.size() < want) {
+                return null;
+            }
+            all.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : a[1] != b[1] ? Long.compare(a[1], b[1])
+                    : Long.compare(a[2], b[2]));
+            for (int i = 0; i < want; i++) {
+                slots[i] = (int) all.get(i)[2];
+                score += all.get(i)[0];
+            }
+            got = want;
+        } else {
+            outer:
+            for (final CapacityIndex.Group g : groups) {
+                if (cfg.policy() == ScoringPolicy.FIRST_FIT) {
+                    for (int p = 0; p < g.members.length; p++) {
+                        final NodeState n = st.node(g.members[p]);
+                        if (n.freeWhole >= k && fits(n, job, true)) {
+                            slots[got++] = n.slot;
+                            if (got == want) {
+                                break outer;
+                            }
+                        }
+                    }
+                } else {
+                    for (int b = k; b <= g.maxGpus; b++) {
+                        if (g.gangCount[b] == 0) {
+                            continue;
+                        }
+                        final long[] bits = g.gang[b];
+                        for (int p = CapacityIndex.next(bits, 0); p >= 0; p = CapacityIndex.next(bits, p + 1)) {
+                            final NodeState n = st.node(g.members[p]);
+                            if (fits(n, job, true)) {
+                                slots[got++] = n.slot;
+                                score += b - k;
+                                if (got == want) {
+                                    break outer;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if (got < want) {
+            return null;
+        }
+        final int[][] gpus = new int[want][];
+        for (int i = 0; i < want; i++) {
+            gpus[i] = chooseWhole(st.node(slots[i]), k);
+        }
+        return new Candidate(m, slots, gpus, 1000, score, scope);
+    }
+
+    // ---- GPUs inside a node ----
+
+    /**
+     * {@code k} free healthy GPUs, preferring one NVLink group (else one PCIe switch): the group
+     * with the fewest free GPUs that still holds all k; otherwise the fullest groups first.
+     */
+    static int[] chooseWhole(final NodeState n, final int k) {
+        final int[] out = new int[k];
+        if (k == 0) {
+            return out;
+        }
+        final List<GpuSpec> specs = n.spec.gpus();
+        int bestGroup = Integer.MIN_VALUE;
+        int bestFree = Integer.MAX_VALUE;
+        boolean oneGroup = true;
+        final int firstGroup = specs.get(0).affinityGroup();
+        for (int g = 1; g < n.gpuCount && oneGroup; g++) {
+            oneGroup = specs.get(g).affinityGroup() == firstGroup;
+        }
+        if (!oneGroup) {
+            for (int g = 0; g < n.gpuCount; g++) {
+                final int grp = specs.get(g).affinityGroup();
+                final int free = freeInGroup(n, grp);
+                if (free >= k && (free < bestFree || (free == bestFree && grp < bestGroup))) {
+                    bestFree = free;
+                    bestGroup = grp;
+                }
+            }
+        }
+        int got = 0;
+        if (oneGroup || bestGroup != Integer.MIN_VALUE) {
+            for (int g = 0; g < n.gpuCount && got < k; g++) {
+                if (n.usedMilli[g] == 0 && n.healthBits[g] == 0
+                        && (oneGroup || specs.get(g).affinityGroup() == bestGroup)) {
+                    out[got++] = g;
+                }
+            }
+            return out;
+        }
+        // spread: take from the groups with most free GPUs first
+        final boolean[] taken = new boolean[n.gpuCount];
+        while (got < k) {
+            int pickGroup = 0;
+            int pickFree = -1;
+            for (int g = 0; g < n.gpuCount; g++) {
+                if (n.usedMilli[g] == 0 && n.healthBits[g] == 0 && !taken[g]) {
+                    final int grp = specs.get(g).affinityGroup();
+                    int free = 0;
+                    for (int h = 0; h < n.gpuCount; h++) {
+                        if (n.usedMilli[h] == 0 && n.healthBits[h] == 0 && !taken[h] && specs.get(h).affinityGroup() == grp) {
+                            free++;
+                        }
+                    }
+                    if (free > pickFree) {
+                        pickFree = free;
+                        pickGroup = grp;
+                    }
+                }
+            }
+            for (int g = 0; g < n.gpuCount && got < k; g++) {
+                if (n.usedMilli[g] == 0 && n.healthBits[g] == 0 && !taken[g] && specs.get(g).affinityGroup() == pickGroup) {
+                    taken[g] = true;
+                    out[got++] = g;
+                }
+            }
+        }
+        Arrays.sort(out);
+        return out;
+    }
+
+    private static int freeInGroup(final NodeState n, final int grp) {
+        int free = 0;
+        for (int g = 0; g < n.gpuCount; g++) {
+            if (n.usedMilli[g] == 0 && n.healthBits[g] == 0 && n.spec.gpus().get(g).affinityGroup() == grp) {
+                free++;
+            }
+        }
+        return free;
+    }
+
+    // ---- fragmentation deltas ----
+
+    private long deltaWhole(final NodeState n, final int[] gpus, final long cpu) {
+        Fragmentation.freeOf(n, freeBefore);
+        System.arraycopy(freeBefore, 0, freeAfter, 0, n.gpuCount);
+        for (final int g : gpus) {
+            freeAfter[g] = 0;
+        }
+        return delta(n, cpu);
+    }
+
+    private long delta(final NodeState n, final long cpu) {
+        final long before = Fragmentation.expected(st.sizeMix, st.models, n.modelIndex, freeBefore, n.gpuCount, n.cpuFree);
+        final long after = Fragmentation.expected(st.sizeMix, st.models, n.modelIndex, freeAfter, n.gpuCount, n.cpuFree - cpu);
+        return after - before;
+    }
+}

@@ -1,0 +1,77 @@
+package io.gpupool.scheduler.core;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything one pool's engine remembers. Plain data plus the capacity index; the rules live in
+ * the engine and its helpers.
+ */
+final class PoolState {
+    /** The model name given to nodes without GPUs. */
+    static final String CPU_ONLY = "";
+
+    final NameTable models = new NameTable();
+    final NameTable leaves = new NameTable();
+    final NameTable spines = new NameTable();
+    /** leaf index -> spine index (the last inventory that named the leaf wins). */
+    final List<Integer> spineOfLeaf = new ArrayList<>();
+    final List<Boolean> leafCongested = new ArrayList<>();
+
+    /** Node slots in the order nodes first appeared; removed nodes leave a null. */
+    final List<NodeState> slots = new ArrayList<>();
+    final Map<String, NodeState> nodesById = new HashMap<>();
+    final CapacityIndex index = new CapacityIndex(slots::get);
+    /** model -> slots of nodes having a shared, healthy GPU with room left. */
+    final List<java.util.BitSet> sharedRoom = new ArrayList<>();
+
+    /** Jobs that are queued or hold resources, in submission order. */
+    final LinkedHashMap<String, Job> activeJobs = new LinkedHashMap<>();
+    /** Finished jobs kept for queries, oldest first. */
+    final LinkedHashMap<String, Job> finishedJobs = new LinkedHashMap<>();
+    /** Waiting jobs in submission order; the queue policy sorts a copy when it runs. */
+    final List<Job> queue = new ArrayList<>();
+
+    long decisionSeq;
+    long submitSeq;
+    long nowMs;
+
+    final JobSizeMix sizeMix;
+    final FairShare fairShare;
+    final RuntimeEstimator estimator = new RuntimeEstimator();
+
+    PoolState(final EngineConfig config) {
+        this.sizeMix = new JobSizeMix(config.fgdWindow());
+        this.fairShare = new FairShare(config.fairShareHalfLifeMs());
+    }
+
+    int leafIndex(final String leaf, final String spine) {
+        final int l = leaves.intern(leaf);
+        final int s = spines.intern(spine);
+        while (spineOfLeaf.size() <= l) {
+            spineOfLeaf.add(0);
+            leafCongested.add(Boolean.FALSE);
+        }
+        spineOfLeaf.set(l, s);
+        return l;
+    }
+
+    java.util.BitSet sharedRoom(final int model) {
+        while (sharedRoom.size() <= model) {
+            sharedRoom.add(new java.util.BitSet());
+        }
+        return sharedRoom.get(model);
+    }
+
+    Job job(final String jobId) {
+        final Job j = activeJobs.get(jobId);
+        return j != null ? j : finishedJobs.get(jobId);
+    }
+
+    NodeState node(final int slot) {
+        return slots.get(slot);
+    }
+}

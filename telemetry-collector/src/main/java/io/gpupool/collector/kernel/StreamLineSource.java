@@ -1,0 +1,87 @@
+package io.gpupool.collector.kernel;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lines from a stream that blocks between messages: /dev/kmsg, or the stdout of
+ * {@code journalctl -k -f}. A daemon thread reads; a bounded queue holds what the collector has
+ * not taken yet (overflow is counted, not stored, so a log storm cannot exhaust memory).
+ */
+public final class StreamLineSource implements LineSource {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamLineSource.class);
+    private static final int CAPACITY = 10_000;
+
+    private final BlockingQueue<String> queue = new ArrayBlockingQueue<>(CAPACITY);
+    private final AtomicLong dropped = new AtomicLong();
+    private final Thread reader;
+    private final Process process;
+    private final InputStream in;
+
+    private StreamLineSource(final InputStream in, final Process process, final String name) {
+        this.in = in;
+        this.process = process;
+        this.reader = new Thread(this::readLoop, "kernel-log-" + name);
+        this.reader.setDaemon(true);
+        this.reader.start();
+    }
+
+    /** /dev/kmsg (or any character device / fifo with one record per line). */
+    public static StreamLineSource device(final Path path) throws IOException {
+        return new StreamLineSource(java.nio.file.Files.newInputStream(path), null, path.toString());
+    }
+
+    /** A child process such as {@code journalctl -k -f -o short-iso}. */
+    public static StreamLineSource process(final List<String> command) throws IOException {
+        final Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        return new StreamLineSource(p.getInputStream(), p, command.get(0));
+    }
+
+    public long dropped() {
+        return dropped.get();
+    }
+
+    private void readLoop() {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+            for (String line = r.readLine(); line != null; line = r.readLine()) {
+                if (!queue.offer(line)) {
+                    dropped.incrementAndGet();
+                }
+            }
+        } catch (IOException e) {
+            // /dev/kmsg answers EPIPE when records were overwritten before we read them; keep going is
+            // not possible on this stream, so say so once.
+            LOG.warn("kernel log stream ended: {}", e.getMessage());
+        }
+    }
+
+    @Override
+    public List<String> poll() {
+        final List<String> lines = new ArrayList<>();
+        queue.drainTo(lines);
+        return lines;
+    }
+
+    @Override
+    public void close() {
+        if (process != null) {
+            process.destroy();
+        }
+        try {
+            in.close();
+        } catch (IOException e) {
+            LOG.debug("closing kernel log stream", e);
+        }
+    }
+}
