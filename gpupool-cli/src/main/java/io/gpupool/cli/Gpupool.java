@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
             CommandLine.HelpCommand.class,
             UpCommand.class,
             TopicsCommand.class,
+            SimulateCommand.class,
         })
 public final class Gpupool implements Runnable {
 
