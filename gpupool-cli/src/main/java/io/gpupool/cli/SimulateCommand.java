@@ -14,7 +14,9 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code gpupool simulate}: drives the placement engine over a real trace in simulated time. */
@@ -53,12 +55,16 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--until", defaultValue = "2017-11-30", description = "philly: last submission day, inclusive (UTC), default ${DEFAULT-VALUE}")
     LocalDate until;
 
-    @Option(names = "--vc-sizes", description = "philly: a 'vc,node num' CSV; default: Helios's Philly table")
-    Path vcSizes;
+    @Option(names = "--vc-sizes", defaultValue = "helios",
+            description = "philly: helios (Helios's Philly table, default), demand (every VC sized from its own demand), or a 'vc,node num' CSV")
+    String vcSizes;
 
     @Option(names = "--policies", split = ",",
             description = "policies side by side; fgd default: fgd,best-fit,first-fit; philly default: fifo,sjf,full")
     List<String> policies;
+
+    @Option(names = "--set", description = "engine setting key=value applied to every simulated pool (as replay --set), repeatable")
+    Map<String, String> engineSettings = new LinkedHashMap<>();
 
     @Option(names = "--threads", defaultValue = "2", description = "independent runs in parallel, default ${DEFAULT-VALUE}")
     int threads;
@@ -101,7 +107,7 @@ public final class SimulateCommand implements Callable<Integer> {
             case "trace" -> ArrivalOrder.TRACE;
             default -> throw new IllegalArgumentException("--order must be shuffled or trace, was " + order);
         };
-        return FgdSimulation.run(EnginePool::new, pods, nodes, chosen, seeds, arrivalOrder, threads, out, System.err);
+        return FgdSimulation.run(EnginePool::new, pods, nodes, chosen, seeds, arrivalOrder, threads, engineSettings, out, System.err);
     }
 
     private List<String> runPhilly() {
@@ -112,6 +118,11 @@ public final class SimulateCommand implements Callable<Integer> {
                 .map(PhillyPolicy::named).toList();
         final Instant start = from.atStartOfDay(ZoneOffset.UTC).toInstant();
         final Instant end = until.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
-        return PhillySimulation.run(EnginePool::new, trace, start, end, vcSizes, chosen, threads, out, System.err);
+        final PhillySimulation.Sizing sizing = switch (vcSizes) {
+            case "helios" -> PhillySimulation.Sizing.helios();
+            case "demand" -> PhillySimulation.Sizing.demand();
+            default -> PhillySimulation.Sizing.file(Path.of(vcSizes));
+        };
+        return PhillySimulation.run(EnginePool::new, trace, start, end, sizing, chosen, threads, engineSettings, out, System.err);
     }
 }

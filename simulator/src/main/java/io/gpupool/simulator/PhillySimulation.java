@@ -23,23 +23,45 @@ public final class PhillySimulation {
     private PhillySimulation() {
     }
 
+    /** Where virtual-cluster sizes come from: Helios's table, each VC's own demand, or a {@code vc,node num} file. */
+    public record Sizing(String name, Path file) {
+
+        public static Sizing helios() {
+            return new Sizing("Helios", null);
+        }
+
+        public static Sizing demand() {
+            return new Sizing("demand", null);
+        }
+
+        public static Sizing file(final Path file) {
+            return new Sizing(file.getFileName().toString(), file);
+        }
+
+        Map<String, Integer> table() {
+            if (file != null) {
+                return VirtualClusterSizes.read(file);
+            }
+            return name.equals("Helios") ? VirtualClusterSizes.heliosPhilly() : Map.of();
+        }
+    }
+
     /**
-     * @param vcSizesFile a {@code vc,node num} table, or null for Helios's Philly sizes
+     * @param sizing where the virtual clusters' node counts come from
      * @return the headline lines ({@code policy=fifo avg_jct_s=... avg_queue_s=...})
      */
     public static List<String> run(final PoolFactory engines, final Path traceFile, final Instant from, final Instant until,
-                                   final Path vcSizesFile, final List<PhillyPolicy> policies, final int threads, final Path out,
+                                   final Sizing sizing, final List<PhillyPolicy> policies, final int threads,
+                                   final Map<String, String> engineOverrides, final Path out,
                                    final PrintStream progressOut) {
         final List<PhillyJob> jobs = PhillyTraceReader.read(traceFile, from, until);
         if (jobs.isEmpty()) {
             throw new IllegalArgumentException("no job of " + traceFile + " was submitted in [" + from + ", " + until + ")");
         }
-        final Map<String, Integer> table = vcSizesFile == null ? VirtualClusterSizes.heliosPhilly() : VirtualClusterSizes.read(vcSizesFile);
-        final Map<String, VirtualClusterSizes.Sizing> sizes = VirtualClusterSizes.choose(jobs, table,
-                vcSizesFile == null ? "Helios" : vcSizesFile.getFileName().toString());
+        final Map<String, VirtualClusterSizes.Sizing> sizes = VirtualClusterSizes.choose(jobs, sizing.table(), sizing.name());
         final ProgressBar progress = new ProgressBar(progressOut, "philly " + policies.size() + " policies, jobs done",
                 (long) policies.size() * jobs.size());
-        final List<PhillyResult> results = PhillyProtocol.run(engines, policies, jobs, sizes, threads, progress);
+        final List<PhillyResult> results = PhillyProtocol.run(engines, policies, jobs, sizes, threads, engineOverrides, progress);
         progress.finish();
         final String inputs = String.format(Locale.ROOT,
                 "Inputs: trace `%s`, %d jobs submitted in [%s, %s), %d virtual clusters, %d GPUs in all. "
@@ -47,7 +69,15 @@ public final class PhillySimulation {
                         + "as a job event at start + duration); averages are over all jobs of the window that ran.",
                 traceFile.getFileName(), jobs.size(), from, until, sizes.size(),
                 sizes.values().stream().mapToInt(s -> s.nodes() * VirtualClusterSizes.GPUS_PER_NODE).sum());
-        PhillyReport.write(out, results, sizes, inputs);
+        final String demandRule = "sized from its own demand: enough 8-GPU nodes for its largest job and for its mean GPU demand "
+                + "over the window at 70% load, rounded up to a power of two";
+        final String sizingNote = switch (sizing.name()) {
+            case "Helios" -> "Sizes come from the Helios artifact's Philly table (HeliosArtifact `framework/QSSF Service/data/philly_vc.csv`), "
+                    + "the sizes Helios simulated for its published numbers; a VC missing from it is " + demandRule + ".";
+            case "demand" -> "Every VC is " + demandRule + ".";
+            default -> "Sizes come from `" + sizing.name() + "`; a VC missing from it is " + demandRule + ".";
+        };
+        PhillyReport.write(out, results, sizes, inputs, sizingNote);
         return PhillyReport.headlines(results);
     }
 }

@@ -7,6 +7,7 @@ import io.gpupool.simulator.trace.OpenbPod;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,7 +27,8 @@ public final class FgdProtocol {
 
     public static List<FgdResult> run(
             final PoolFactory engines, final List<String> policies, final List<OpenbNode> nodes, final List<OpenbPod> trace,
-            final int seeds, final ArrivalOrder order, final int threads, final ProgressBar progress) {
+            final int seeds, final ArrivalOrder order, final int threads, final Map<String, String> engineOverrides,
+            final ProgressBar progress) {
         final long capacity = nodes.stream().mapToLong(OpenbNode::gpuMilliCapacity).sum();
         if (capacity <= 0) {
             throw new IllegalArgumentException("the node list has no GPUs");
@@ -40,7 +42,7 @@ public final class FgdProtocol {
                     final long s = seed;
                     perSeed.add(workers.submit(() -> {
                         final List<OpenbPod> arrivals = FgdWorkload.arrivals(trace, capacity, TARGET_RATIO, s, order);
-                        final FgdSeries series = FgdRun.run(engines, policy, s, nodes, arrivals);
+                        final FgdSeries series = FgdRun.run(engines, policy, s, nodes, arrivals, engineOverrides);
                         progress.advance(1);
                         return series;
                     }));

@@ -12,6 +12,7 @@ import io.gpupool.simulator.trace.OpenbNode;
 import io.gpupool.simulator.trace.OpenbPod;
 
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 
 /**
@@ -28,8 +29,8 @@ public final class FgdRun {
 
     public static FgdSeries run(
             final PoolFactory engines, final String policy, final long seed,
-            final List<OpenbNode> nodes, final List<OpenbPod> arrivals) {
-        final SimulatedPool pool = engines.create(new PoolSettings("openb", policy, seed, true));
+            final List<OpenbNode> nodes, final List<OpenbPod> arrivals, final Map<String, String> engineOverrides) {
+        final SimulatedPool pool = engines.create(new PoolSettings("openb", policy, seed, true, Map.of(), engineOverrides));
         final NodeLedger ledger = new NodeLedger();
         for (OpenbNode node : nodes) {
             final SimNode simNode = new SimNode(node.name(), node.cpuMilli(), node.memoryMib(), node.gpuCount(), node.gpuModel());

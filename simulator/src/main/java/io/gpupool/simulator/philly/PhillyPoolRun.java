@@ -50,12 +50,13 @@ public final class PhillyPoolRun {
      */
     public static PoolRunResult run(
             final PoolFactory engines, final PhillyPolicy policy, final String poolId,
-            final Map<String, Integer> nodesByTenant, final List<PhillyJob> jobs, final Runnable onJobDone) {
+            final Map<String, Integer> nodesByTenant, final List<PhillyJob> jobs, final Map<String, String> engineOverrides,
+            final Runnable onJobDone) {
         final Map<String, Integer> quota = new HashMap<>();
         if (policy.sharedPool()) {
             nodesByTenant.forEach((tenant, nodes) -> quota.put(tenant, nodes * VirtualClusterSizes.GPUS_PER_NODE));
         }
-        final SimulatedPool pool = engines.create(new PoolSettings(poolId, policy.enginePolicy(), 0, false, quota));
+        final SimulatedPool pool = engines.create(new PoolSettings(poolId, policy.enginePolicy(), 0, false, quota, engineOverrides));
         final PhillyPoolRun run = new PhillyPoolRun(pool, policy);
         int totalNodes = 0;
         for (Map.Entry<String, Integer> entry : new java.util.TreeMap<>(nodesByTenant).entrySet()) {

@@ -27,7 +27,8 @@ public final class PhillyProtocol {
 
     public static List<PhillyResult> run(
             final PoolFactory engines, final List<PhillyPolicy> policies, final List<PhillyJob> jobs,
-            final Map<String, VirtualClusterSizes.Sizing> sizes, final int threads, final ProgressBar progress) {
+            final Map<String, VirtualClusterSizes.Sizing> sizes, final int threads, final Map<String, String> engineOverrides,
+            final ProgressBar progress) {
         final Map<String, List<PhillyJob>> byVc = new LinkedHashMap<>();
         sizes.keySet().forEach(vc -> byVc.put(vc, new ArrayList<>()));
         for (PhillyJob job : jobs) {
@@ -46,13 +47,14 @@ public final class PhillyProtocol {
                     final Map<String, Integer> nodes = new LinkedHashMap<>();
                     sizes.forEach((vc, sizing) -> nodes.put(vc, sizing.nodes()));
                     perPool.add(workers.submit(() -> PhillyPoolRun.run(
-                            engines, policy, "philly", nodes, jobs, () -> progress.advance(1))));
+                            engines, policy, "philly", nodes, jobs, engineOverrides, () -> progress.advance(1))));
                 } else {
                     // Largest VCs first, so the two workers finish together.
                     byVc.entrySet().stream()
                             .sorted(Comparator.comparingInt((Map.Entry<String, List<PhillyJob>> e) -> e.getValue().size()).reversed())
                             .forEach(e -> perPool.add(workers.submit(() -> PhillyPoolRun.run(engines, policy, e.getKey(),
-                                    Map.of(e.getKey(), sizes.get(e.getKey()).nodes()), e.getValue(), () -> progress.advance(1)))));
+                                    Map.of(e.getKey(), sizes.get(e.getKey()).nodes()), e.getValue(), engineOverrides,
+                                    () -> progress.advance(1)))));
                 }
                 futures.add(perPool);
             }

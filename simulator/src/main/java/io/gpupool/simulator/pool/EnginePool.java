@@ -66,6 +66,7 @@ public final class EnginePool implements SimulatedPool {
             default -> throw new IllegalArgumentException("the engine has no policy '" + settings.policy() + "'; placement policies: "
                     + SCORING_POLICIES + ", queue policies: " + QUEUE_POLICIES);
         }
+        s.putAll(settings.engineOverrides());
         return EngineConfig.fromSettings(s);
     }
 

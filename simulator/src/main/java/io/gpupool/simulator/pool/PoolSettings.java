@@ -9,14 +9,13 @@ import java.util.Map;
  * @param seed for the engine's seeded randomness (the random policy); same seed, same run
  * @param placeNowOrReject FGD's protocol: a job that cannot be placed on arrival fails instead of queueing
  * @param tenantGpuQuota guaranteed GPUs per tenant (borrowable when idle); empty when tenants have no quota
+ * @param engineOverrides engine settings ({@code key=value}, as {@code gpupool replay --set}) applied last
  */
-public record PoolSettings(String poolId, String policy, long seed, boolean placeNowOrReject, Map<String, Integer> tenantGpuQuota) {
+public record PoolSettings(String poolId, String policy, long seed, boolean placeNowOrReject, Map<String, Integer> tenantGpuQuota,
+                           Map<String, String> engineOverrides) {
 
     public PoolSettings {
         tenantGpuQuota = Map.copyOf(tenantGpuQuota);
-    }
-
-    public PoolSettings(final String poolId, final String policy, final long seed, final boolean placeNowOrReject) {
-        this(poolId, policy, seed, placeNowOrReject, Map.of());
+        engineOverrides = Map.copyOf(engineOverrides);
     }
 }

@@ -36,7 +36,7 @@ public final class PhillyReport {
     }
 
     public static void write(final Path out, final List<PhillyResult> results, final Map<String, VirtualClusterSizes.Sizing> sizes,
-                             final String inputs) {
+                             final String inputs, final String sizingNote) {
         try {
             Files.createDirectories(out);
         } catch (IOException e) {
@@ -67,7 +67,7 @@ public final class PhillyReport {
             sizes.forEach((vc, s) -> vcs.row(vc, s.nodes(), s.nodes() * VirtualClusterSizes.GPUS_PER_NODE, s.source()));
         }
         charts(out, results, utilisation);
-        summary(out, results, sizes, inputs);
+        summary(out, results, sizes, inputs, sizingNote);
     }
 
     private static void charts(final Path out, final List<PhillyResult> results, final List<double[]> utilisation) {
@@ -95,7 +95,7 @@ public final class PhillyReport {
     }
 
     private static void summary(final Path out, final List<PhillyResult> results, final Map<String, VirtualClusterSizes.Sizing> sizes,
-                                final String inputs) {
+                                final String inputs, final String sizingNote) {
         final StringBuilder md = new StringBuilder();
         md.append("# gpupool simulate: Philly protocol\n\n").append(inputs).append("\n\n");
         md.append("## Average JCT and queueing delay, seconds\n\n");
@@ -119,9 +119,7 @@ public final class PhillyReport {
         md.append("## Policies\n\n");
         results.forEach(r -> md.append("- **").append(r.policy().name()).append("**: ").append(r.policy().description()).append('\n'));
         md.append("\n## Virtual clusters (8-GPU nodes)\n\n");
-        md.append("Sizes come from the Helios artifact's Philly table (HeliosArtifact `framework/QSSF Service/data/philly_vc.csv`), "
-                + "the table Helios used for the published numbers; a VC missing from it is sized from its own demand "
-                + "(enough nodes for its largest job and its mean GPU demand at 70% load, rounded up to a power of two).\n\n");
+        md.append(sizingNote).append("\n\n");
         md.append("| virtual cluster | nodes | GPUs | source |\n|---|---|---|---|\n");
         sizes.forEach((vc, s) -> md.append(String.format(Locale.ROOT, "| %s | %d | %d | %s |\n", vc, s.nodes(),
                 s.nodes() * VirtualClusterSizes.GPUS_PER_NODE, s.source())));

@@ -26,7 +26,7 @@ class FgdProtocolTest {
     private static final PrintStream QUIET = new PrintStream(OutputStream.nullOutputStream());
 
     private static List<FgdResult> run(final List<String> policies, final int seeds, final List<OpenbPod> pods) {
-        return FgdProtocol.run(EnginePool::new, policies, NODES, pods, seeds, ArrivalOrder.SHUFFLED, 2,
+        return FgdProtocol.run(EnginePool::new, policies, NODES, pods, seeds, ArrivalOrder.SHUFFLED, 2, java.util.Map.of(),
                 new ProgressBar(QUIET, "test", (long) policies.size() * seeds));
     }
 
