@@ -86,7 +86,7 @@ public final class SimulateCommand implements Callable<Integer> {
             spec.commandLine().getOut().flush();
             System.err.println("wrote " + out.toAbsolutePath() + "/summary.md");
             return 0;
-        } catch (TraceFormatException | IllegalArgumentException e) {
+        } catch (TraceFormatException | IllegalArgumentException | java.io.UncheckedIOException e) {
             System.err.println("gpupool simulate: " + e.getMessage());
             return 2;
         }

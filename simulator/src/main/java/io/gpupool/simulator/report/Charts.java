@@ -45,6 +45,9 @@ public final class Charts {
         if (logX) {
             final LogAxis axis = new LogAxis(xLabel);
             axis.setSmallestValue(1);
+            axis.setBase(10);
+            axis.setTickUnit(new org.jfree.chart.axis.NumberTickUnit(1)); // one tick per decade
+            axis.setNumberFormatOverride(new java.text.DecimalFormat("#,##0"));
             plot.setDomainAxis(axis);
         }
         final XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, false);

@@ -105,6 +105,12 @@ public final class FgdReport {
                     r.meanAllocatedPctAt(130), published == null ? "-" : published[1],
                     r.minAllocatedPctAt(130), r.maxAllocatedPctAt(130), r.seeds().get(0).failedPods()));
         }
+        for (String name : List.of("random", "dot-product", "gpu-clustering", "gpu-packing", "best-fit", "fgd")) {
+            if (results.stream().noneMatch(r -> r.policy().equals(name))) {
+                final double[] p = Published.FGD_ALLOC_PCT.get(name);
+                md.append(String.format(Locale.ROOT, "| %s (not run) | | | %.1f | | %.1f | | |\n", name, p[0], p[1]));
+            }
+        }
         md.append("\nPublished: FGD paper (Weng et al., \"Beware of Fragmentation\", USENIX ATC'23), default trace, mean of 10 seeds.\n\n");
         md.append("## Files\n\n");
         md.append("- `fgd_allocation.png`: allocation vs arrived demand, all policies on one chart.\n");
