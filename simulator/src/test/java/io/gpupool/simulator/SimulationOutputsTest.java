@@ -30,7 +30,7 @@ class SimulationOutputsTest {
                 TestTraces.path("openb_node_list_slice.csv"), List.of("best-fit", "fgd"), 2, ArrivalOrder.SHUFFLED, 2, java.util.Map.of(), out, QUIET);
         assertThat(lines).hasSize(2);
         assertThat(lines.get(0)).matches("policy=best-fit alloc_pct_at_100=\\d+\\.\\d alloc_pct_at_130=\\d+\\.\\d seeds=2");
-        for (String file : List.of("fgd_curve.csv", "fgd_seeds.csv", "fgd_pods.csv", "fgd_allocation.png", "fgd_fragmentation.png", "summary.md")) {
+        for (String file : List.of("fgd_curve.csv", "fgd_seeds.csv", "fgd_pods.csv", "fgd_allocation.png", "fgd_fragmentation.png", "fgd_stranded.png", "summary.md")) {
             assertThat(out.resolve(file)).isNotEmptyFile();
         }
         assertThat(Files.readAllLines(out.resolve("fgd_seeds.csv"))).hasSize(1 + 2 * 2);

@@ -23,6 +23,8 @@ import java.util.OptionalLong;
 public final class FgdRun {
 
     static final String TENANT = "openb";
+    /** Highest arrived-demand percent sampled for the fragmentation curve. */
+    public static final int MAX_PCT = 130;
 
     private FgdRun() {
     }
@@ -44,6 +46,9 @@ public final class FgdRun {
         final long[] allocated = new long[n];
         final long[] fragmented = new long[n];
         final String[] placedOn = new String[n];
+        final double[] fragmentationRate = new double[MAX_PCT + 1];
+        java.util.Arrays.fill(fragmentationRate, Double.NaN);
+        int nextPct = 0;
         long arrivedSoFar = 0;
         for (int i = 0; i < n; i++) {
             final OpenbPod pod = arrivals.get(i);
@@ -56,8 +61,17 @@ public final class FgdRun {
             arrived[i] = arrivedSoFar;
             allocated[i] = ledger.gpuAllocatedMilli();
             fragmented[i] = ledger.fragmentedFreeGpuMilli();
+            // The engine's measure costs a pass over all nodes: sample it once per percent of arrived demand.
+            final long reachedPct = Math.min(MAX_PCT, arrivedSoFar * 100 / Math.max(1, ledger.gpuCapacityMilli()));
+            if (reachedPct >= nextPct) {
+                final double rate = pool.fragmentationRate();
+                for (; nextPct <= reachedPct; nextPct++) {
+                    fragmentationRate[nextPct] = rate;
+                }
+            }
         }
-        return new FgdSeries(policy, seed, ledger.gpuCapacityMilli(), names, demand, arrived, allocated, fragmented, placedOn);
+        return new FgdSeries(policy, seed, ledger.gpuCapacityMilli(), names, demand, arrived, allocated, fragmented, placedOn,
+                fragmentationRate);
     }
 
     static SimJob jobOf(final OpenbPod pod) {

@@ -8,6 +8,8 @@ import java.util.Arrays;
  *
  * @param placedNode node id per pod, or null when the pod failed
  * @param fragmentedFreeMilli free GPU milli on nodes that already host GPU work, after each pod
+ * @param fragmentationRateByPct the engine's FGD fragmentation rate (0..1) when arrived demand first
+ *        reached each whole percent of capacity (index = percent), NaN for percents never reached
  */
 public record FgdSeries(
         String policy,
@@ -18,7 +20,8 @@ public record FgdSeries(
         long[] arrivedMilli,
         long[] allocatedMilli,
         long[] fragmentedFreeMilli,
-        String[] placedNode) {
+        String[] placedNode,
+        double[] fragmentationRateByPct) {
 
     public int pods() {
         return arrivedMilli.length;

@@ -102,6 +102,11 @@ public final class EnginePool implements SimulatedPool {
     }
 
     @Override
+    public double fragmentationRate() {
+        return engine.fragmentation();
+    }
+
+    @Override
     public PoolOutcome tick(final long nowSecond) {
         return outcome(engine.apply(new EngineInput.Tick(nowSecond * 1000)));
     }

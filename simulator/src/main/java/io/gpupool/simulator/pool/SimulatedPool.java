@@ -15,6 +15,12 @@ public interface SimulatedPool {
     /** Reports that a running job finished; queued jobs may be placed as a result. */
     PoolOutcome complete(String jobId, long nowSecond);
 
+    /**
+     * The engine's own fragmentation measure (FGD's): the share of free GPU capacity, 0..1, that
+     * the recent job mix cannot use.
+     */
+    double fragmentationRate();
+
     /** Lets simulated time advance to {@code nowSecond} (timeouts, deadlines, retries). */
     PoolOutcome tick(long nowSecond);
 }

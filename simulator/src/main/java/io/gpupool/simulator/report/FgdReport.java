@@ -38,11 +38,12 @@ public final class FgdReport {
             throw new UncheckedIOException("cannot create " + out, e);
         }
         try (CsvOut curve = new CsvOut(out.resolve("fgd_curve.csv"),
-                "policy", "arrived_pct", "alloc_pct_mean", "alloc_pct_min", "alloc_pct_max", "fragmented_free_pct_mean")) {
+                "policy", "arrived_pct", "alloc_pct_mean", "alloc_pct_min", "alloc_pct_max", "stranded_free_pct_mean",
+                "fgd_fragmentation_rate_pct_mean")) {
             for (FgdResult r : results) {
                 for (int pct = 0; pct <= MAX_ARRIVED_PCT; pct++) {
                     curve.row(r.policy(), pct, r.meanAllocatedPctAt(pct), r.minAllocatedPctAt(pct), r.maxAllocatedPctAt(pct),
-                            r.meanFragmentedPctAt(pct));
+                            r.meanFragmentedPctAt(pct), r.meanFragmentationRatePctAt(pct));
                 }
             }
         }
@@ -70,7 +71,16 @@ public final class FgdReport {
     private static void charts(final Path out, final List<FgdResult> results) {
         final XYSeriesCollection allocation = new XYSeriesCollection();
         final XYSeriesCollection fragmentation = new XYSeriesCollection();
+        final XYSeriesCollection fragmentationRate = new XYSeriesCollection();
         for (FgdResult r : results) {
+            final XYSeries rate = new XYSeries(r.policy());
+            for (int pct = 1; pct <= MAX_ARRIVED_PCT; pct++) {
+                final double v = r.meanFragmentationRatePctAt(pct);
+                if (!Double.isNaN(v)) {
+                    rate.add(pct, v);
+                }
+            }
+            fragmentationRate.addSeries(rate);
             final XYSeries a = new XYSeries(r.policy() + String.format(Locale.ROOT, " (%.1f%% at 130%%)", r.meanAllocatedPctAt(130)));
             final XYSeries f = new XYSeries(r.policy());
             for (int pct = 0; pct <= MAX_ARRIVED_PCT; pct++) {
@@ -87,8 +97,10 @@ public final class FgdReport {
         allocation.addSeries(ideal);
         Charts.line(out.resolve("fgd_allocation.png"), "GPU allocation as arrived demand grows (mean over seeds)",
                 "arrived GPU demand, % of cluster GPUs", "GPUs allocated, % of cluster GPUs", allocation, false);
-        Charts.line(out.resolve("fgd_fragmentation.png"), "Free GPU capacity stranded on partly used nodes (mean over seeds)",
+        Charts.line(out.resolve("fgd_stranded.png"), "Free GPU capacity stranded on partly used nodes (mean over seeds)",
                 "arrived GPU demand, % of cluster GPUs", "% of cluster GPUs", fragmentation, false);
+        Charts.line(out.resolve("fgd_fragmentation.png"), "Fragmentation rate, FGD's measure from the engine (mean over seeds)",
+                "arrived GPU demand, % of cluster GPUs", "% of free GPU capacity the job mix cannot use", fragmentationRate, false);
     }
 
     private static void summary(final Path out, final List<FgdResult> results, final String inputs, final String protocolNote) {
@@ -114,7 +126,8 @@ public final class FgdReport {
         md.append("\nPublished: FGD paper (Weng et al., \"Beware of Fragmentation\", USENIX ATC'23), default trace, mean of 10 seeds.\n\n");
         md.append("## Files\n\n");
         md.append("- `fgd_allocation.png`: allocation vs arrived demand, all policies on one chart.\n");
-        md.append("- `fgd_fragmentation.png`: free GPU capacity stranded on partly used nodes.\n");
+        md.append("- `fgd_fragmentation.png`: fragmentation rate, FGD's measure as the engine computes it (share of free GPU capacity the recent job mix cannot use).\n");
+        md.append("- `fgd_stranded.png`: free GPU capacity stranded on nodes that already host GPU work (% of cluster GPUs).\n");
         md.append("- `fgd_curve.csv`: per policy and arrived-demand percent: mean/min/max allocation, fragmentation.\n");
         md.append("- `fgd_seeds.csv`: per policy and seed: pods, failed pods, allocation at 100% and 130%.\n");
         md.append("- `fgd_pods.csv`: per pod of the first seed: arrival order, demand, node (empty = failed).\n");

@@ -79,6 +79,7 @@ class PhillyProtocolTest {
                 @Override public PoolOutcome submit(final SimJob job, final long now) { submitted.add(job); return real.submit(job, now); }
                 @Override public PoolOutcome complete(final String jobId, final long now) { return real.complete(jobId, now); }
                 @Override public PoolOutcome tick(final long now) { return real.tick(now); }
+                @Override public double fragmentationRate() { return real.fragmentationRate(); }
             };
         };
         final List<PhillyResult> first = run(spying, List.of(PhillyPolicy.FULL, PhillyPolicy.FIFO));
