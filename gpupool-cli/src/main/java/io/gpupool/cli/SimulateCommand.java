@@ -78,11 +78,15 @@ public final class SimulateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         try {
+            final long started = System.nanoTime();
             final List<String> lines = switch (protocol) {
                 case fgd -> runFgd();
                 case philly -> runPhilly();
             };
             lines.forEach(spec.commandLine().getOut()::println);
+            // Wall-clock speed of the whole run (reading, simulating, writing reports), for the speed target.
+            spec.commandLine().getOut().println(String.format(java.util.Locale.ROOT, "protocol=%s policies=%d threads=%d elapsed_s=%.1f",
+                    protocol, lines.size(), threads, (System.nanoTime() - started) / 1e9));
             spec.commandLine().getOut().flush();
             System.err.println("wrote " + out.toAbsolutePath() + "/summary.md");
             return 0;
