@@ -101,6 +101,7 @@ public final class PoolEngine {
             old.leafIndex = leaf;
             old.spineIndex = st.spineOfLeaf.get(leaf);
             old.cpuFree = spec.cpuMilli() - cpuUsed;
+            old.fragMixVersion = -1;
             old.memFree = spec.memoryMib() - memUsed;
             st.index.add(old);
             stats.invalidate();
@@ -158,6 +159,7 @@ public final class PoolEngine {
         final int oldFree = n.freeWhole;
         final boolean oldLink = n.linkOk();
         n.healthBits[gpu] = bits;
+        n.fragMixVersion = -1;
         n.freeWhole = n.recountFreeWhole();
         st.index.update(n, oldFree, oldLink);
         refreshSharedRoom(n);
@@ -388,6 +390,7 @@ public final class PoolEngine {
             }
             n.cpuFree -= s.cpuMilliPerNode();
             n.memFree -= s.memoryMibPerNode();
+            n.fragMixVersion = -1;
             n.freeWhole = n.recountFreeWhole();
             st.index.update(n, oldFree, oldLink);
             if (c.milli < 1000) {
@@ -459,6 +462,7 @@ public final class PoolEngine {
             }
             n.cpuFree += a.cpuMilli();
             n.memFree += a.memoryMib();
+            n.fragMixVersion = -1;
             n.freeWhole = n.recountFreeWhole();
             st.index.update(n, oldFree, oldLink);
             refreshSharedRoom(n);
