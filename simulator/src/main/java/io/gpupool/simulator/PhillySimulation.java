@@ -63,12 +63,14 @@ public final class PhillySimulation {
                 (long) policies.size() * jobs.size());
         final List<PhillyResult> results = PhillyProtocol.run(engines, policies, jobs, sizes, threads, engineOverrides, progress);
         progress.finish();
+        final int totalGpus = sizes.values().stream().mapToInt(s -> s.nodes() * VirtualClusterSizes.GPUS_PER_NODE).sum();
         final String inputs = String.format(Locale.ROOT,
-                "Inputs: trace `%s`, %d jobs submitted in [%s, %s), %d virtual clusters, %d GPUs in all. "
+                "Inputs: trace `%s`, %d jobs submitted in [%s, %s) (mean duration %.0f s), %d virtual clusters, %d GPUs in all, "
+                        + "offered load %.0f%% of them (GPU-seconds of the jobs / GPU-seconds of the window). "
                         + "Each job queues until the engine places it and runs for its trace duration (completion fed back to the engine "
                         + "as a job event at start + duration); averages are over all jobs of the window that ran.",
-                traceFile.getFileName(), jobs.size(), from, until, sizes.size(),
-                sizes.values().stream().mapToInt(s -> s.nodes() * VirtualClusterSizes.GPUS_PER_NODE).sum());
+                traceFile.getFileName(), jobs.size(), from, until, jobs.stream().mapToLong(PhillyJob::durationSeconds).average().orElse(0),
+                sizes.size(), totalGpus, 100 * VirtualClusterSizes.offeredLoad(jobs, totalGpus));
         final String demandRule = "sized from its own demand: enough 8-GPU nodes for its largest job and for its mean GPU demand "
                 + "over the window at 70% load, rounded up to a power of two";
         final String sizingNote = switch (sizing.name()) {

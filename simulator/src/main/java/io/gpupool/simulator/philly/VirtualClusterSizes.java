@@ -64,6 +64,20 @@ public final class VirtualClusterSizes {
         return sizes;
     }
 
+    /**
+     * Offered load of the VCs' jobs on {@code gpus} GPUs: their GPU-seconds over GPU capacity
+     * across the submission window. Tells how hard a sizing makes the queueing problem.
+     */
+    public static double offeredLoad(final List<PhillyJob> jobs, final long gpus) {
+        if (jobs.isEmpty() || gpus <= 0) {
+            return 0;
+        }
+        final long first = jobs.stream().mapToLong(PhillyJob::submitSecond).min().orElseThrow();
+        final long last = jobs.stream().mapToLong(PhillyJob::submitSecond).max().orElseThrow();
+        final double gpuSeconds = jobs.stream().mapToDouble(j -> (double) j.gpuCount() * j.durationSeconds()).sum();
+        return gpuSeconds / ((double) gpus * Math.max(1, last - first));
+    }
+
     public static Map<String, Integer> heliosPhilly() {
         return new TreeMap<>(HELIOS_PHILLY);
     }
