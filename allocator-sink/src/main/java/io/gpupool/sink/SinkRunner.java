@@ -204,7 +204,8 @@ public final class SinkRunner implements AutoCloseable {
             }
         }
         if (!done.isEmpty()) {
-            // Events and dead letters are in Kafka before the commands count as consumed.
+            // Ledger on disk, events and dead letters in Kafka, before the commands count as consumed.
+            ledger.sync();
             eventProducer.flush();
             dlq.flush();
             consumer.commitSync(done);
@@ -277,15 +278,20 @@ public final class SinkRunner implements AutoCloseable {
      * sink adopts them from the ledger), except that the simulated applier's timers end with it.
      */
     @Override
-    public void close() throws InterruptedException, IOException {
+    public void close() throws IOException {
         closing = true;
-        if (started) {
-            consumer.wakeup();
-            thread.join();
-        } else {
-            consumer.close();
+        try {
+            if (started) {
+                consumer.wakeup();
+                thread.join();
+            } else {
+                consumer.close();
+            }
+            processor.close();
+        } catch (final InterruptedException e) {
+            // Closing anyway; the caller's thread keeps its interrupt.
+            Thread.currentThread().interrupt();
         }
-        processor.close();
         eventProducer.close();
         dlqProducer.close();
         applier.close();

@@ -178,14 +178,15 @@ public final class CollectorCommand implements Callable<Integer> {
     private int runFleet(final PrintWriter out) throws Exception {
         final FleetSpec fleetSpec = new FleetSpec(pool, nodes, gpusPerNode, 8, 32, 8, Math.max(1, (nodes + 255) / 256 / 4), seed);
         try (FleetCollector fleet = FleetCollector.start(fleetSpec, interval, cluster.bootstrapServers(), registryUrl(),
-                PublisherTopics.defaults(), Math.max(bufferRecords, nodes * 6), metricsPort)) {
+                PublisherTopics.defaults(), Math.max(bufferRecords, nodes * 10), metricsPort)) {
             out.printf("simulated fleet: %d nodes x %d GPUs every %d ms; metrics on port %d%n", nodes, gpusPerNode,
                     interval.toMillis(), fleet.metricsPort());
             out.flush();
             waitForEnd();
             final PublisherStats stats = fleet.publisher().stats();
-            out.printf("ticks=%d late_ticks=%d max_tick_ms=%d sent=%d dropped=%d%n", fleet.runner().ticks(),
-                    fleet.runner().lateTicks(), fleet.runner().maxTick().toMillis(), stats.sent(), stats.dropped());
+            out.printf("ticks=%d late_ticks=%d skipped_ticks=%d max_tick_ms=%d sent=%d dropped=%d%n", fleet.runner().ticks(),
+                    fleet.runner().lateTicks(), fleet.runner().skippedTicks(), fleet.runner().maxTick().toMillis(),
+                    stats.sent(), stats.dropped());
         }
         return 0;
     }

@@ -26,9 +26,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The sink's durable memory: an append-only JSON-lines file of the commands it applied and of the
- * parts it started and settled. Each line is forced to disk before the sink moves on, and offsets
- * are committed only after that, so a sink restarted after a crash skips every command it already
- * applied and resumes the parts that were running. One ledger per sink process (per node agent).
+ * parts it started and settled. A command's line is written before the command touches the node,
+ * so a sink process that crashes (even SIGKILL: the line is in the OS page cache) skips it when it
+ * is redelivered. {@link #sync} forces the file to disk before offsets are committed, so committed
+ * progress survives a machine crash too; a machine crash can lose only uncommitted lines, whose
+ * commands are redelivered and applied again, which is right, since their processes died with the
+ * machine. One ledger per sink process (per node agent).
  *
  * <p>The file only grows; it holds about 200 bytes per command. Rotating it once its ids are
  * older than the topic's retention is left to a later change.
@@ -117,7 +120,7 @@ public final class AppliedLedger implements AutoCloseable {
         return applied.contains(commandId);
     }
 
-    /** Records that a command took effect; durable when this returns. */
+    /** Records that a command takes effect; survives a crash of this process once this returns. */
     public synchronized void applied(final NodeCommand c, final Optional<JobPart> allocated, final long atMillis) {
         append(new LedgerEntry(LedgerEntry.APPLIED, c.getCommandId(), c.getType().name(), c.getJobId(), c.getNodeId(),
                 c.getDecisionId(), atMillis, null, c.getReason(), allocated.map(LedgerEntry.Part::of).orElse(null)));
@@ -148,9 +151,17 @@ public final class AppliedLedger implements AutoCloseable {
             while (buf.hasRemaining()) {
                 channel.write(buf);
             }
-            channel.force(false);
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot write the ledger " + file, e);
+        }
+    }
+
+    /** Forces what was written to disk; called before offsets are committed (fsync once per poll, not per line). */
+    public synchronized void sync() {
+        try {
+            channel.force(false);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot sync the ledger " + file, e);
         }
     }
 
@@ -160,6 +171,7 @@ public final class AppliedLedger implements AutoCloseable {
 
     @Override
     public synchronized void close() throws IOException {
+        channel.force(false);
         channel.close();
     }
 }

@@ -62,7 +62,7 @@ public final class KafkaBroker implements AutoCloseable {
             final KafkaBroker broker = new KafkaBroker(settings, process, ports, formatNow);
             try {
                 broker.awaitReady();
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | InterruptedException e) {
                 broker.close();
                 throw e;
             }

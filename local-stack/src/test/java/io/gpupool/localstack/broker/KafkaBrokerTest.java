@@ -36,6 +36,12 @@ class KafkaBrokerTest {
         final int firstPort;
         try (KafkaBroker broker = KafkaBroker.start(settings)) {
             assertThat(broker.formattedNow()).isTrue();
+            assertThat(ProcessHandle.of(broker.pid()).flatMap(h -> h.info().command()).orElse(""))
+                    .as("the pid we hold (and signal) is the broker JVM itself").endsWith("java");
+            if (ChildJvm.ownSession().isPresent()) {
+                assertThat(brokerSession(broker.pid())).as("own session: a terminal Ctrl-C does not reach it")
+                        .isEqualTo(broker.pid());
+            }
             clusterId = clusterId(broker.bootstrapServers());
             firstPort = broker.port();
             try (Admin admin = Admin.create(admin(broker.bootstrapServers()))) {
@@ -101,6 +107,13 @@ class KafkaBrokerTest {
                     .hasMessageContaining("already in use")
                     .hasMessageContaining("--port");
         }
+    }
+
+    /** Field 6 of /proc/PID/stat is the session id. */
+    private static long brokerSession(final long pid) throws Exception {
+        final String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        final String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[3]);
     }
 
     private static String clusterId(final String bootstrap) throws Exception {

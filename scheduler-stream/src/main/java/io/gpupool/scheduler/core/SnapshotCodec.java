@@ -63,6 +63,12 @@ final class SnapshotCodec {
                 }
             }
             mix(out, st.sizeMix);
+            out.writeBoolean(st.reservation != null);
+            if (st.reservation != null) {
+                str(out, st.reservation.jobId());
+                out.writeLong(st.reservation.startAtMs());
+                names(out, st.reservation.nodes());
+            }
             out.writeInt(st.fairShare.accounts.size());
             for (final Map.Entry<String, FairShare.Account> a : st.fairShare.accounts.entrySet()) {
                 str(out, a.getKey());
@@ -141,6 +147,9 @@ final class SnapshotCodec {
                 }
             }
             readMix(in, st.sizeMix);
+            if (in.readBoolean()) {
+                st.reservation = new Reservation(str(in), in.readLong(), readNames(in));
+            }
             final int accounts = in.readInt();
             for (int i = 0; i < accounts; i++) {
                 final FairShare.Account a = st.fairShare.account(str(in));

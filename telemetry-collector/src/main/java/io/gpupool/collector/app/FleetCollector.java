@@ -36,13 +36,14 @@ public final class FleetCollector implements AutoCloseable {
 
     /**
      * @param metricsPort port of /metrics; 0 = any free port, negative = none
-     * @param bufferRecords bounded buffer; give it at least two ticks' worth (2 x 2 x nodes)
+     * @param bufferRecords bounded buffer; give it several ticks' worth (2 records per node per tick)
      */
     public static FleetCollector start(final FleetSpec spec, final Duration interval, final String bootstrapServers,
             final String registryUrl, final PublisherTopics topics, final int bufferRecords, final int metricsPort)
             throws IOException {
         final SimulatedFleet fleet = new SimulatedFleet(spec, new BusyGpus(), new FleetFaults());
-        final TelemetryPublisher publisher = TelemetryPublisher.connect(bootstrapServers, registryUrl, topics, bufferRecords);
+        final TelemetryPublisher publisher = TelemetryPublisher.connectFleet(bootstrapServers, registryUrl, topics, bufferRecords);
+        publisher.awaitReady();
         final FleetRunner runner = new FleetRunner(fleet, publisher, interval, Clock.systemUTC());
         MetricsServer server = null;
         if (metricsPort >= 0) {
@@ -50,6 +51,7 @@ public final class FleetCollector implements AutoCloseable {
             metrics.bindPublisher(publisher);
             FunctionCounter.builder("gpupool.fleet.ticks", runner, FleetRunner::ticks).register(metrics.meterRegistry());
             FunctionCounter.builder("gpupool.fleet.late.ticks", runner, FleetRunner::lateTicks).register(metrics.meterRegistry());
+            FunctionCounter.builder("gpupool.fleet.skipped.ticks", runner, FleetRunner::skippedTicks).register(metrics.meterRegistry());
             Gauge.builder("gpupool.fleet.nodes", fleet, f -> f.spec().nodes()).register(metrics.meterRegistry());
             server = MetricsServer.start("0.0.0.0", metricsPort, metrics.registry());
         }

@@ -17,6 +17,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
@@ -45,6 +46,7 @@ public final class TelemetryPublisher implements RecordSink, AutoCloseable {
     private final AtomicLong inFlight = new AtomicLong();
     private final Thread sender;
     private volatile boolean running = true;
+    private volatile long pauseUntilNanos;
 
     public TelemetryPublisher(final Producer<String, SpecificRecord> producer, final PublisherTopics topics,
             final int capacity) {
@@ -59,10 +61,23 @@ public final class TelemetryPublisher implements RecordSink, AutoCloseable {
         this.sender.start();
     }
 
-    /** A publisher with a real producer: idempotent, acks=all, zstd, batched with a short linger. */
+    /** A node's publisher: idempotent, acks=all, zstd, small batches (a node sends a few records a second). */
     public static TelemetryPublisher connect(final String bootstrapServers, final String registryUrl,
             final PublisherTopics topics, final int capacity) {
         final Properties p = producerConfig(bootstrapServers);
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 32 * 1024);
+        p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 4L * 1024 * 1024);
+        return connect(p, registryUrl, topics, capacity);
+    }
+
+    /** A fleet's publisher: as a node's, with large batches and producer buffer for thousands of records a second. */
+    public static TelemetryPublisher connectFleet(final String bootstrapServers, final String registryUrl,
+            final PublisherTopics topics, final int capacity) {
+        return connect(producerConfig(bootstrapServers), registryUrl, topics, capacity);
+    }
+
+    private static TelemetryPublisher connect(final Properties p, final String registryUrl, final PublisherTopics topics,
+            final int capacity) {
         final Map<String, Object> serdeConfig = Map.of(RegistryClientConfig.URL, registryUrl);
         final SpecificAvroSerializer<SpecificRecord> values = new SpecificAvroSerializer<>();
         values.configure(serdeConfig, false);
@@ -113,6 +128,24 @@ public final class TelemetryPublisher implements RecordSink, AutoCloseable {
         notifyAll();
     }
 
+    /**
+     * Fetches the topics' metadata once, so the first interval does not pay for it (and a fleet of
+     * thousands of nodes does not overflow the buffer while the producer connects).
+     *
+     * @return false when Kafka did not answer; the publisher still works and buffers meanwhile
+     */
+    public boolean awaitReady() {
+        try {
+            producer.partitionsFor(topics.inventory());
+            producer.partitionsFor(topics.gpu());
+            producer.partitionsFor(topics.link());
+            return true;
+        } catch (RuntimeException e) {
+            LOG.warn("Kafka not ready yet ({}); publishing will buffer until it is", e.getMessage());
+            return false;
+        }
+    }
+
     public PublisherStats stats() {
         synchronized (this) {
             return new PublisherStats(sent.get(), dropped.get(), telemetry.size() + inventory.size());
@@ -124,7 +157,7 @@ public final class TelemetryPublisher implements RecordSink, AutoCloseable {
         final long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             synchronized (this) {
-                if (telemetry.isEmpty() && inventory.isEmpty() && inFlight.get() == 0) {
+                if (telemetry.isEmpty() && inventory.isEmpty() && inFlight.get() <= 0) {
                     return true;
                 }
             }
@@ -137,6 +170,11 @@ public final class TelemetryPublisher implements RecordSink, AutoCloseable {
     private void sendLoop() {
         int attempts = 0;
         while (running) {
+            final long pause = pauseUntilNanos - System.nanoTime();
+            if (pause > 0) {
+                pause(pause / 1_000_000 + 1);
+                continue;
+            }
             final ProducerRecord<String, SpecificRecord> next;
             final boolean isInventory;
             synchronized (this) {
@@ -187,6 +225,14 @@ public final class TelemetryPublisher implements RecordSink, AutoCloseable {
         inFlight.decrementAndGet();
         if (error == null) {
             sent.incrementAndGet();
+            return;
+        }
+        if (error instanceof RetriableException) {
+            // Kafka away (no metadata in time, delivery timed out): keep the record in the bounded
+            // buffer and let the sender pause, instead of spinning through the buffer failing.
+            LOG.debug("Kafka not reachable for a {} record of node {}: {}", record.topic(), record.key(), error.getMessage());
+            pauseUntilNanos = System.nanoTime() + 500_000_000L;
+            putBack(record, isInventory);
             return;
         }
         LOG.warn("delivery of a {} record for node {} failed: {}", record.topic(), record.key(), error.getMessage());
