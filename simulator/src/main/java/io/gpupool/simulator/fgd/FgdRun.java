@@ -75,7 +75,7 @@ public final class FgdRun {
     }
 
     static SimJob jobOf(final OpenbPod pod) {
-        return new SimJob(pod.name(), TENANT, pod.cpuMilli(), pod.memoryMib(), 1,
+        return new SimJob(pod.name(), "", TENANT, pod.cpuMilli(), pod.memoryMib(), 1,
                 pod.gpuCount(), pod.gpuMilliPerGpu(), pod.allowedGpuModels(), 0, OptionalLong.empty());
     }
 

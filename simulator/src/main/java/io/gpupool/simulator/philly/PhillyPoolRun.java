@@ -116,11 +116,19 @@ public final class PhillyPoolRun {
         if (policy.oracleRuntimes()) {
             // Oracle baseline only: the true duration as estimate, and shortest first as priority.
             final int shortestFirst = (int) -Math.min(Integer.MAX_VALUE, job.durationSeconds());
-            return new SimJob(job.id(), job.virtualCluster(), 0, 0, shape.nodes(), shape.gpusPerNode(), 1000, Set.of(),
+            return new SimJob(job.id(), sizeLabel(job), job.virtualCluster(), 0, 0, shape.nodes(), shape.gpusPerNode(), 1000, Set.of(),
                     shortestFirst, OptionalLong.of(job.durationSeconds()));
         }
-        return new SimJob(job.id(), job.virtualCluster(), 0, 0, shape.nodes(), shape.gpusPerNode(), 1000, Set.of(),
+        return new SimJob(job.id(), sizeLabel(job), job.virtualCluster(), 0, 0, shape.nodes(), shape.gpusPerNode(), 1000, Set.of(),
                 0, OptionalLong.empty());
+    }
+
+    /**
+     * The trace has no job names; the GPU count is what a submitter declares, so it labels the job
+     * for the engine's learned estimates (per virtual cluster and size), never its duration.
+     */
+    private static String sizeLabel(final PhillyJob job) {
+        return job.gpuCount() + "gpu";
     }
 
     private void apply(final PoolOutcome outcome, final long now, final Runnable onJobDone) {

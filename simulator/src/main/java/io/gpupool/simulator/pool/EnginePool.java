@@ -83,6 +83,7 @@ public final class EnginePool implements SimulatedPool {
     @Override
     public PoolOutcome submit(final SimJob job, final long nowSecond) {
         final JobSpec spec = JobSpec.builder(job.id())
+                .name(job.name())
                 .tenant(job.tenant())
                 .priority(job.priority())
                 .gang(job.nodeCount(), job.gpusPerNode())

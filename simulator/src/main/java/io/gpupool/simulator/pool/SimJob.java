@@ -7,6 +7,7 @@ import java.util.Set;
  * A job request as the simulator submits it: {@code nodeCount} x {@code gpusPerNode} whole GPUs,
  * or one GPU shared at {@code gpuMilli} (&lt; 1000), or none (CPU-only).
  *
+ * @param name a label known at submission (with the tenant, the key of the engine's learned runtime estimates)
  * @param tenant the queue the job is charged to (a Philly virtual cluster, or one tenant for FGD)
  * @param priority numeric priority inside the job's class, higher first (0 unless a baseline orders by it)
  * @param runtimeEstimateSeconds what the job's submitter declared, if anything; the simulator
@@ -14,6 +15,7 @@ import java.util.Set;
  */
 public record SimJob(
         String id,
+        String name,
         String tenant,
         long cpuMilli,
         long memoryMib,

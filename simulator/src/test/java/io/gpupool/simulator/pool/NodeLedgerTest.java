@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class NodeLedgerTest {
 
     private static SimJob job(final String id, final int gpus, final int milli, final Set<String> models) {
-        return new SimJob(id, "t", 1000, 1024, 1, gpus, milli, models, 0, OptionalLong.empty());
+        return new SimJob(id, "", "t", 1000, 1024, 1, gpus, milli, models, 0, OptionalLong.empty());
     }
 
     @Test
