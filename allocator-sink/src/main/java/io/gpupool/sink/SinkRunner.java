@@ -23,6 +23,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -32,6 +33,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -208,7 +210,14 @@ public final class SinkRunner implements AutoCloseable {
             ledger.sync();
             eventProducer.flush();
             dlq.flush();
-            consumer.commitSync(done);
+            try {
+                consumer.commitSync(done);
+            } catch (final CommitFailedException | RebalanceInProgressException e) {
+                // The group moved our partitions on: their new owner gets these records again. If it is
+                // this process, the ledger skips them; another sink process (its own ledger) would apply
+                // them again, which is why each node's commands belong to one sink at a time.
+                LOG.warn("offset commit failed ({}); records will be redelivered", e.toString());
+            }
         }
         if (registryDown) {
             Thread.sleep(REGISTRY_BACKOFF_MILLIS);

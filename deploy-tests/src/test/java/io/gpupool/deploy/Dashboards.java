@@ -52,6 +52,25 @@ final class Dashboards {
         }
     }
 
+    /** A template variable {@code label_values(selector, label)}. */
+    record Variable(String dashboard, String name, String selector, String label) {
+    }
+
+    static List<Variable> variables() throws IOException {
+        final java.util.regex.Pattern p = java.util.regex.Pattern.compile("^label_values\\((.+),\\s*(\\w+)\\)$");
+        final List<Variable> out = new ArrayList<>();
+        for (final Path f : files()) {
+            for (final JsonNode v : read(f).path("templating").path("list")) {
+                final java.util.regex.Matcher m = p.matcher(v.path("query").path("query").asText());
+                if (!m.matches()) {
+                    throw new IllegalStateException(f + " variable " + v.path("name") + " is not label_values(selector, label)");
+                }
+                out.add(new Variable(f.getFileName().toString(), v.path("name").asText(), m.group(1).trim(), m.group(2)));
+            }
+        }
+        return out;
+    }
+
     static List<Query> queries() throws IOException {
         final List<Query> out = new ArrayList<>();
         for (final Path f : files()) {

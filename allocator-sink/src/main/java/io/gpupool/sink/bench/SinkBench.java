@@ -1,5 +1,6 @@
 package io.gpupool.sink.bench;
 
+import io.gpupool.avro.ExecSpec;
 import io.gpupool.avro.GpuAssignment;
 import io.gpupool.avro.JobEvent;
 import io.gpupool.avro.JobEventType;
@@ -11,6 +12,9 @@ import io.gpupool.serde.SpecificAvroSerde;
 import io.gpupool.sink.SinkConfig;
 import io.gpupool.sink.SinkListener;
 import io.gpupool.sink.SinkRunner;
+import io.gpupool.sink.apply.Applier;
+import io.gpupool.sink.apply.CommandTemplate;
+import io.gpupool.sink.apply.ExecApplier;
 import io.gpupool.sink.apply.SimulatedApplier;
 import io.gpupool.sink.ledger.AppliedLedger;
 import io.gpupool.topics.TopicCatalog;
@@ -39,7 +43,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * name=value lines once every job's COMPLETED event is out. Each command costs a ledger append
  * with fsync, four events and an offset commit per poll.
  *
- * <pre>java -cp ... io.gpupool.sink.bench.SinkBench BOOTSTRAP REGISTRY_URL STATE_DIR [COMMANDS] [NODES]</pre>
+ * <pre>java -cp ... io.gpupool.sink.bench.SinkBench BOOTSTRAP REGISTRY_URL STATE_DIR [COMMANDS] [NODES] [simulated|exec]</pre>
+ * With {@code exec} each job is a real {@code /bin/true} process, so the figure is process launches.
  */
 public final class SinkBench {
 
@@ -48,17 +53,18 @@ public final class SinkBench {
 
     public static void main(final String[] args) throws Exception {
         if (args.length < 3) {
-            System.err.println("usage: SinkBench BOOTSTRAP REGISTRY_URL STATE_DIR [COMMANDS=20000] [NODES=64]");
+            System.err.println("usage: SinkBench BOOTSTRAP REGISTRY_URL STATE_DIR [COMMANDS=20000] [NODES=64] [simulated|exec]");
             System.exit(2);
         }
         final int commands = args.length > 3 ? Integer.parseInt(args[3]) : 20_000;
         final int nodes = args.length > 4 ? Integer.parseInt(args[4]) : 64;
-        run(args[0], args[1], Path.of(args[2]), commands, nodes).forEach((k, v) -> System.out.println(k + "=" + v));
+        final boolean exec = args.length > 5 && args[5].equals("exec");
+        run(args[0], args[1], Path.of(args[2]), commands, nodes, exec).forEach((k, v) -> System.out.println(k + "=" + v));
     }
 
     /** Runs the benchmark and returns its figures, in print order. */
     public static Map<String, String> run(final String bootstrap, final String registryUrl, final Path stateDir,
-                                          final int commands, final int nodes) throws Exception {
+                                          final int commands, final int nodes, final boolean exec) throws Exception {
         final String suffix = Long.toString(System.currentTimeMillis());
         final String commandTopic = "bench.node-commands." + suffix;
         final Properties admin = new Properties();
@@ -72,7 +78,7 @@ public final class SinkBench {
                 "gpupool.topic.node-commands.name", commandTopic,
                 "gpupool.topic.job-events.name", "bench.job-events." + suffix,
                 "gpupool.topic.dlq.name", "bench.dlq." + suffix));
-        produce(bootstrap, registryUrl, commandTopic, commands, nodes);
+        produce(bootstrap, registryUrl, commandTopic, commands, nodes, exec);
 
         final CountDownLatch done = new CountDownLatch(commands);
         final AtomicLong events = new AtomicLong();
@@ -80,7 +86,10 @@ public final class SinkBench {
                 .withTopics(catalog).withGroupId("bench-sink-" + suffix);
         final long t0 = System.nanoTime();
         final Map<String, String> out = new java.util.LinkedHashMap<>();
-        try (SinkRunner sink = SinkRunner.create(config, new SimulatedApplier(1, Duration.ZERO))) {
+        final Applier applier = exec
+                ? new ExecApplier(CommandTemplate.jobCommand(), Duration.ofSeconds(5), config.stateDir().resolve("logs"))
+                : new SimulatedApplier(1, Duration.ZERO);
+        try (SinkRunner sink = SinkRunner.create(config, applier)) {
             sink.addListener(new SinkListener() {
                 @Override
                 public void eventPublished(final JobEvent e) {
@@ -95,6 +104,7 @@ public final class SinkBench {
             }
             final double seconds = (System.nanoTime() - t0) / 1e9;
             final Timer latency = sink.metrics().registry().find("gpupool.sink.apply.latency").timer();
+            out.put("sink.applier", applier.name());
             out.put("sink.commands", Integer.toString(commands));
             out.put("sink.nodes", Integer.toString(nodes));
             out.put("sink.seconds", String.format("%.2f", seconds));
@@ -111,7 +121,7 @@ public final class SinkBench {
     }
 
     private static void produce(final String bootstrap, final String registryUrl, final String topic, final int commands,
-                                final int nodes) throws Exception {
+                                final int nodes, final boolean exec) throws Exception {
         final Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 10);
@@ -122,6 +132,7 @@ public final class SinkBench {
                 final NodeCommand c = NodeCommand.newBuilder().setCommandId("bench-alloc-" + i).setDecisionId("bench-" + i)
                         .setType(NodeCommandType.ALLOCATE).setNodeId(node).setJobId("job-" + i).setPool("bench")
                         .setGpus(List.of(new GpuAssignment("GPU-" + node + "-" + (i % 8), i % 8, 1000)))
+                        .setExec(exec ? ExecSpec.newBuilder().setCommand(List.of("/bin/true")).build() : null)
                         .setRuntimeEstimateMillis(0L).setCause(new JournalPosition(0, (long) i, Instant.now())).build();
                 producer.send(new ProducerRecord<>(topic, node, c));
             }

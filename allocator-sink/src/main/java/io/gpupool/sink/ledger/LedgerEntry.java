@@ -18,6 +18,7 @@ public record LedgerEntry(String kind, String commandId, String type, String job
     static final String APPLIED = "applied";
     static final String STARTED = "started";
     static final String ENDED = "ended";
+    static final String ID = "id";
 
     /** A {@link JobPart} in plain JSON types. */
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -63,6 +63,19 @@ class ExecApplierTest {
     }
 
     @Test
+    void aJobRunsInItsOwnProcessGroupUnderItsOwnPid() throws Exception {
+        final Path out = dir.resolve("ids.txt");
+        // Field 5 of /proc/self/stat is the process group; $$ is the shell's pid.
+        final Path s = script("ids.sh", "echo \"$$ $(cut -d' ' -f5 /proc/$$/stat)\" > " + out + "\n");
+        final JobPart part = Parts.part("job-g", "n1", List.of(0), List.of(s.toString()), Map.of(), null);
+        applier(Duration.ofSeconds(5)).allocate(part, observer);
+        observer.awaitEnd(part, Duration.ofSeconds(20));
+        final String[] ids = Files.readString(out).trim().split(" ");
+        assertThat(Long.parseLong(ids[0])).as("the pid the sink watches is the job's").isEqualTo(observer.pids.get(part.commandId()));
+        assertThat(ids[1]).as("own group: a Ctrl-C to the sink's terminal does not reach the job").isEqualTo(ids[0]);
+    }
+
+    @Test
     void nonZeroExitIsAFailureWithItsCode() throws Exception {
         final Path s = script("fail.sh", "echo broken >&2\nexit 7\n");
         final JobPart part = Parts.part("job-2", "n1", List.of(0), List.of(s.toString()), Map.of(), null);

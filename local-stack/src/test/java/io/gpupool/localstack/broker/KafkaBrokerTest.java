@@ -67,11 +67,11 @@ class KafkaBrokerTest {
     @Test
     void theBrokerStopsWhenTheProcessThatStartedItDies() throws Exception {
         final BrokerSettings settings = BrokerSettings.defaults(dataDir);
-        // Format the directory and write server.properties through the normal path first.
-        KafkaBroker.start(settings).close();
+        // Ports, server.properties and formatted storage through the normal path.
+        final KafkaBroker.Prepared prepared = KafkaBroker.prepare(settings);
 
         final Process parent = new ProcessBuilder("sleep", "120").start();
-        final List<String> command = ChildJvm.command("256m", BrokerLogging.prepare(settings.layout()),
+        final List<String> command = ChildJvm.command("256m", prepared.logFlags(),
                 BrokerMain.class.getName(),
                 List.of(Long.toString(parent.pid()), settings.layout().serverProperties().toString()));
         final Process broker = new ProcessBuilder(command)
@@ -79,7 +79,7 @@ class KafkaBrokerTest {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(settings.layout().brokerLog().toFile()))
                 .start();
         try {
-            final String bootstrap = "127.0.0.1:" + BrokerPorts.previous(settings.layout()).broker();
+            final String bootstrap = "127.0.0.1:" + prepared.ports().broker();
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
             while (!KafkaBroker.answers(bootstrap, Duration.ofSeconds(2)) && System.nanoTime() < deadline) {
                 assertThat(broker.isAlive()).as("broker JVM alive while starting").isTrue();

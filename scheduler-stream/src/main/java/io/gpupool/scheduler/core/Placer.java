@@ -85,7 +85,7 @@ final class Placer {
         if (n.cpuFree < job.cpuMilliPerNode() || n.memFree < job.memoryMibPerNode()) {
             return false;
         }
-        return !multiNode || (n.linkOk() && job.network().satisfiedBy(n.infiniband, n.roce));
+        return job.network().satisfiedBy(n.infiniband, n.roce) && (!multiNode || n.linkOk());
     }
 
     // ---- single node, whole GPUs (or CPU only) ----

@@ -97,7 +97,7 @@ public final class PoolEngine {
             final long cpuUsed = old.spec.cpuMilli() - old.cpuFree;
             final long memUsed = old.spec.memoryMib() - old.memFree;
             st.index.remove(old);
-            old.spec = spec;
+            old.describe(spec);
             old.leafIndex = leaf;
             old.spineIndex = st.spineOfLeaf.get(leaf);
             old.cpuFree = spec.cpuMilli() - cpuUsed;

@@ -98,6 +98,8 @@ public final class TelemetryPublisher implements RecordSink, AutoCloseable {
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 2_000);
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000);
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 15_000);
+        // A node cut off from Kafka retries a few times a minute, not many times a second.
+        p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 10_000);
         return p;
     }
 
