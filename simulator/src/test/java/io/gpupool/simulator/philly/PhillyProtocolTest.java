@@ -55,8 +55,6 @@ class PhillyProtocolTest {
     }
 
     @Test
-    @org.junit.jupiter.api.Disabled("the engine's queue pass is still greedy (anything that fits starts); with backfill off it must keep "
-            + "strict queue order - re-enable when the engine's queue policy (issue 7, engine half) lands")
     void fifoStartsJobsOfAVirtualClusterInSubmissionOrder() {
         final PhillyResult fifo = run(EnginePool::new, List.of(PhillyPolicy.FIFO)).get(0);
         assertThat(fifo.averageQueueingSeconds()).as("the small VCs make jobs wait").isPositive();
