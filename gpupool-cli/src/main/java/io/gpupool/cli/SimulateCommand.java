@@ -60,7 +60,7 @@ public final class SimulateCommand implements Callable<Integer> {
     String vcSizes;
 
     @Option(names = "--policies", split = ",",
-            description = "policies side by side; fgd default: fgd,best-fit,first-fit; philly default: fifo,sjf,full")
+            description = "policies side by side; fgd default: fgd,best-fit,first-fit; philly default: fifo,sjf,backfill,full")
     List<String> policies;
 
     @Option(names = "--set", description = "engine setting key=value applied to every simulated pool (as replay --set), repeatable")
@@ -118,7 +118,7 @@ public final class SimulateCommand implements Callable<Integer> {
         if (trace == null) {
             throw new IllegalArgumentException("--protocol philly needs --trace");
         }
-        final List<PhillyPolicy> chosen = (policies == null ? List.of("fifo", "sjf", "full") : policies).stream()
+        final List<PhillyPolicy> chosen = (policies == null ? List.of("fifo", "sjf", "backfill", "full") : policies).stream()
                 .map(PhillyPolicy::named).toList();
         final Instant start = from.atStartOfDay(ZoneOffset.UTC).toInstant();
         final Instant end = until.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();

@@ -18,11 +18,14 @@ public record PhillyPolicy(String name, String enginePolicy, boolean oracleRunti
             "first in, first out; the head of the queue blocks the rest (Helios's FIFO)");
     public static final PhillyPolicy SJF = new PhillyPolicy("sjf", "sjf", true, false,
             "shortest job first on the TRUE durations (oracle, as Helios's SJF): a bound, not a deployable policy");
+    public static final PhillyPolicy BACKFILL = new PhillyPolicy("backfill", "full", false, false,
+            "each VC its own pool as in Helios, EASY backfill behind the head-of-queue reservation on runtime estimates "
+                    + "learned from finished jobs (per VC and GPU count); no oracle durations: isolates what backfill alone gives");
     public static final PhillyPolicy FULL = new PhillyPolicy("full", "full", false, true,
             "our policy: fair share across virtual clusters (VC size = guaranteed quota, idle quota borrowable) "
                     + "and EASY backfill on runtime estimates learned from finished jobs; no oracle durations");
 
-    public static final List<PhillyPolicy> KNOWN = List.of(FIFO, SJF, FULL);
+    public static final List<PhillyPolicy> KNOWN = List.of(FIFO, SJF, BACKFILL, FULL);
 
     public static PhillyPolicy named(final String name) {
         final String key = name.trim().toLowerCase(Locale.ROOT);

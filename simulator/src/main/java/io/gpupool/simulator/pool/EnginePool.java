@@ -26,7 +26,7 @@ public final class EnginePool implements SimulatedPool {
     /** Placement policies of the FGD protocol, as the engine names them. */
     public static final List<String> SCORING_POLICIES = List.of("first-fit", "best-fit", "fgd");
     /** Queue policies of the Philly protocol. */
-    public static final List<String> QUEUE_POLICIES = List.of("fifo", "sjf", "full");
+    public static final List<String> QUEUE_POLICIES = List.of("fifo", "sjf", "full"); // backfill = full without VC quotas, per VC
 
     private final PoolEngine engine;
     private final boolean placeNowOrReject;
