@@ -24,6 +24,15 @@ final class MetricNames {
             "kafka_stream_thread_commit_latency_avg", "kafka_stream_thread_commit_latency_max",
             "gpupool_sink_commands_applied_total", "gpupool_sink_commands_failed_total");
 
+    /** Counters registered on their first event, which a short run may never see; checked in the sources instead. */
+    static final Set<String> ON_FIRST_EVENT = Set.of(
+            "gpupool_preemptions_total", "gpupool_sink_commands_failed_total", "gpupool_sink_commands_dead_lettered_total");
+
+    /** The Micrometer meter name a Prometheus name comes from: gpupool_sink_commands_failed_total is gpupool.sink.commands.failed. */
+    static String meterName(final String prometheusName) {
+        return prometheusName.replaceFirst("_total$", "").replace('_', '.');
+    }
+
     private MetricNames() {
     }
 

@@ -60,6 +60,21 @@ final class PipelineMetricsTest {
             assertThat(empty).as("panels without data").isEmpty();
             assertThat(mustHaveData).as("strict panel queries").hasSizeGreaterThanOrEqualTo(20);
 
+            final Set<String> known = new TreeSet<>();
+            prometheus.api("/api/v1/label/__name__/values", Map.of()).path("data").forEach(n -> known.add(n.asText()));
+            final String sources = MainSources.text();
+            for (final String name : usedMetricNames()) {
+                if (pending.contains(name)) {
+                    continue;
+                }
+                if (MetricNames.ON_FIRST_EVENT.contains(name)) {
+                    assertThat(sources.contains("\"" + MetricNames.meterName(name) + "\""))
+                            .as(name + " is registered nowhere in the main sources").isTrue();
+                } else {
+                    assertThat(known).as("metric " + name + " used by a panel or rule is not exposed").contains(name);
+                }
+            }
+
             for (final Dashboards.Variable v : Dashboards.variables()) {
                 final JsonNode r = prometheus.api("/api/v1/series", Map.of("match[]", v.selector()));
                 assertThat(r.path("status").asText()).as(v.toString()).isEqualTo("success");
@@ -69,6 +84,14 @@ final class PipelineMetricsTest {
                 }
             }
         }
+    }
+
+    private static Set<String> usedMetricNames() throws Exception {
+        final Set<String> names = new TreeSet<>();
+        Dashboards.queries().forEach(q -> names.addAll(MetricNames.in(q.expr())));
+        AlertRules.load().expressions().values().forEach(e -> names.addAll(MetricNames.in(e)));
+        Dashboards.variables().forEach(v -> names.addAll(MetricNames.in(v.selector())));
+        return names;
     }
 
     private static void awaitTargetsUp(final PrometheusServer prometheus, final int expected) throws Exception {
