@@ -118,7 +118,8 @@ public final class EnginePool implements SimulatedPool {
         final List<String> evicted = new ArrayList<>();
         for (Decision d : out.decisions()) {
             switch (d.kind()) {
-                case PLACED -> placed.add(new Placement(d.jobId(), d.placement().stream().map(NodeAssignment::nodeId).toList()));
+                case PLACED -> placed.add(new Placement(d.jobId(), d.placement().stream().map(NodeAssignment::nodeId).toList(),
+                        d.placement().stream().map(NodeAssignment::gpus).toList()));
                 case REJECTED -> rejected.add(d.jobId());
                 case EVICTED -> evicted.add(d.jobId());
                 default -> {

@@ -13,6 +13,8 @@ public final class NodeLedger {
 
     private final Map<String, SimNode> nodes = new HashMap<>();
     private final Map<String, long[]> used = new HashMap<>(); // cpu, memory, gpu milli
+    private final Map<String, int[]> usedPerGpu = new HashMap<>(); // milli-GPU used on each GPU of the node
+    private final Map<String, Placement> placements = new HashMap<>();
     private final Map<String, SimJob> running = new HashMap<>();
     private final Map<String, List<String>> runningOn = new HashMap<>();
     private long gpuCapacityMilli;
@@ -24,6 +26,7 @@ public final class NodeLedger {
             throw new IllegalArgumentException("node " + node.id() + " added twice");
         }
         used.put(node.id(), new long[3]);
+        usedPerGpu.put(node.id(), new int[node.gpuCount()]);
         gpuCapacityMilli += node.gpuCount() * 1000L;
     }
 
@@ -37,7 +40,8 @@ public final class NodeLedger {
                     + " nodes, it asked for " + job.nodeCount());
         }
         final long gpuMilliPerNode = (long) job.gpusPerNode() * job.gpuMilli();
-        for (String nodeId : placement.nodeIds()) {
+        for (int k = 0; k < placement.nodeIds().size(); k++) {
+            final String nodeId = placement.nodeIds().get(k);
             final SimNode node = nodes.get(nodeId);
             if (node == null) {
                 throw new IllegalStateException("engine placed job " + job.id() + " on unknown node " + nodeId);
@@ -50,6 +54,7 @@ public final class NodeLedger {
                 throw new IllegalStateException("engine placed " + job.gpusPerNode() + " GPUs of job " + job.id()
                         + " on " + nodeId + " which has " + node.gpuCount());
             }
+            bookGpus(job, nodeId, placement.gpusPerNode().get(k), 1);
             final long[] u = used.get(nodeId);
             fragmentedFreeGpuMilli -= stranded(node, u[2]);
             u[0] += job.cpuMilli();
@@ -65,6 +70,7 @@ public final class NodeLedger {
         gpuAllocatedMilli += job.totalGpuMilli();
         running.put(job.id(), job);
         runningOn.put(job.id(), placement.nodeIds());
+        placements.put(job.id(), placement);
     }
 
     public void release(final String jobId) {
@@ -73,6 +79,10 @@ public final class NodeLedger {
             throw new IllegalStateException("job " + jobId + " is not running");
         }
         final long gpuMilliPerNode = (long) job.gpusPerNode() * job.gpuMilli();
+        final Placement placement = placements.remove(jobId);
+        for (int k = 0; k < placement.nodeIds().size(); k++) {
+            bookGpus(job, placement.nodeIds().get(k), placement.gpusPerNode().get(k), -1);
+        }
         for (String nodeId : runningOn.remove(jobId)) {
             final long[] u = used.get(nodeId);
             final SimNode node = nodes.get(nodeId);
@@ -83,6 +93,26 @@ public final class NodeLedger {
             fragmentedFreeGpuMilli += stranded(node, u[2]);
         }
         gpuAllocatedMilli -= job.totalGpuMilli();
+    }
+
+    /** Books (sign 1) or frees (sign -1) the job's milli-GPU on each chosen GPU; no GPU may pass 1000. */
+    private void bookGpus(final SimJob job, final String nodeId, final List<Integer> gpus, final int sign) {
+        if (sign > 0 && gpus.size() != job.gpusPerNode()) {
+            throw new IllegalStateException("engine gave job " + job.id() + " GPUs " + gpus + " on " + nodeId
+                    + ", it asked for " + job.gpusPerNode());
+        }
+        final int[] perGpu = usedPerGpu.get(nodeId);
+        for (int gpu : gpus) {
+            if (gpu < 0 || gpu >= perGpu.length) {
+                throw new IllegalStateException("engine gave job " + job.id() + " GPU " + gpu + " on " + nodeId
+                        + " which has " + perGpu.length);
+            }
+            perGpu[gpu] += sign * job.gpuMilli();
+            if (perGpu[gpu] > 1000) {
+                throw new IllegalStateException("engine over-allocated GPU " + gpu + " of " + nodeId + " with job " + job.id()
+                        + ": " + perGpu[gpu] + " milli");
+            }
+        }
     }
 
     public long gpuCapacityMilli() {
