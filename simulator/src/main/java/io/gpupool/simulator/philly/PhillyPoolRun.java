@@ -12,11 +12,13 @@ import io.gpupool.simulator.trace.PhillyJob;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Discrete-event simulation of one pool of 8-GPU nodes over Philly jobs in simulated time. At each
@@ -37,7 +39,7 @@ public final class PhillyPoolRun {
             (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
     private final List<String> completionIds = new ArrayList<>();
     private final List<long[]> allocationChanges = new ArrayList<>();
-    private final Set<String> rejected = new java.util.HashSet<>();
+    private final Set<String> rejected = new HashSet<>();
 
     private PhillyPoolRun(final SimulatedPool pool, final PhillyPolicy policy) {
         this.pool = pool;
@@ -59,7 +61,7 @@ public final class PhillyPoolRun {
         final SimulatedPool pool = engines.create(new PoolSettings(poolId, policy.enginePolicy(), 0, false, quota, engineOverrides));
         final PhillyPoolRun run = new PhillyPoolRun(pool, policy);
         int totalNodes = 0;
-        for (Map.Entry<String, Integer> entry : new java.util.TreeMap<>(nodesByTenant).entrySet()) {
+        for (Map.Entry<String, Integer> entry : new TreeMap<>(nodesByTenant).entrySet()) {
             for (int i = 0; i < entry.getValue(); i++) {
                 final SimNode node = new SimNode(poolId + "/" + entry.getKey() + "-n" + i,
                         96_000, 1L << 20, VirtualClusterSizes.GPUS_PER_NODE, "philly");

@@ -1,6 +1,7 @@
 package io.gpupool.simulator.pool;
 
 import io.gpupool.scheduler.core.Decision;
+import io.gpupool.scheduler.core.DecisionKind;
 import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.EngineInput;
 import io.gpupool.scheduler.core.EngineOutput;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The simulator's pool backed by the real placement engine ({@link PoolEngine}, scheduler-stream
@@ -75,7 +77,7 @@ public final class EnginePool implements SimulatedPool {
         final EngineOutput out = engine.apply(new EngineInput.NodeUpsert(nowSecond * 1000,
                 NodeSpec.simple(node.id(), node.cpuMilli(), node.memoryMib(), node.gpuCount(),
                         node.gpuModel().isEmpty() ? "none" : node.gpuModel())));
-        if (out.decisions().stream().anyMatch(d -> d.kind() == io.gpupool.scheduler.core.DecisionKind.REJECTED)) {
+        if (out.decisions().stream().anyMatch(d -> d.kind() == DecisionKind.REJECTED)) {
             throw new IllegalStateException("engine refused node " + node.id() + ": " + out.decisions());
         }
     }
@@ -90,7 +92,7 @@ public final class EnginePool implements SimulatedPool {
                 .gpuMilli(job.gpusPerNode() == 0 ? JobSpec.WHOLE_GPU_MILLI : job.gpuMilli())
                 .cpuMilli(job.cpuMilli())
                 .memoryMib(job.memoryMib())
-                .models(List.copyOf(new java.util.TreeSet<>(job.allowedGpuModels())))
+                .models(List.copyOf(new TreeSet<>(job.allowedGpuModels())))
                 .runtimeEstimateMs(job.runtimeEstimateSeconds().isPresent() ? job.runtimeEstimateSeconds().getAsLong() * 1000 : 0)
                 .placeNowOrReject(placeNowOrReject)
                 .build();
