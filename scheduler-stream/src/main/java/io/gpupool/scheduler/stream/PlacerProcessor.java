@@ -86,12 +86,7 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
             }
         });
         for (final EngineStore.Stored s : store.load()) {
-            final EngineConfig cfg = configs.apply(s.pool());
-            final PoolEngine engine = s.snapshot() == null ? new PoolEngine(cfg) : PoolEngine.restore(s.snapshot(), cfg);
-            for (final EngineStore.TailEntry t : s.tail()) {
-                final JournalEntry e = journal.deserialize("journal-tail", t.journalValue());
-                applier.apply(engine, e, new JournalPosition(t.partition(), t.offset(), java.time.Instant.ofEpochMilli(t.timestamp()))); // outputs suppressed
-            }
+            final PoolEngine engine = EngineRestorer.restore(s, configs.apply(s.pool()), applier, journal);
             final Pool p = new Pool(registry.register(s.pool(), engine), engine, s.generation(), s.tail().size());
             if (!s.tail().isEmpty()) {
                 p.handle.advanced(s.tail().get(s.tail().size() - 1).offset());
