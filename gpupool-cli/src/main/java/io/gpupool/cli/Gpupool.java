@@ -13,8 +13,10 @@ import picocli.CommandLine.Command;
         description = "A GPU-pool scheduler built as an event-streaming pipeline on Apache Kafka.",
         subcommands = {
             CommandLine.HelpCommand.class,
+            BenchCommand.class,
             UpCommand.class,
             TopicsCommand.class,
+            CollectorCommand.class,
         })
 public final class Gpupool implements Runnable {
 

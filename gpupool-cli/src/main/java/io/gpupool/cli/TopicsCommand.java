@@ -13,7 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -22,8 +24,9 @@ import picocli.CommandLine.Option;
 /** {@code gpupool topics}: create or verify gpupool's topics on any cluster. */
 @Command(name = "topics", mixinStandardHelpOptions = true,
         description = {
-            "Creates the gpupool topics that are missing on a cluster and checks the others against the catalog",
-            "(partitions, replication, cleanup and retention). Names and settings can be changed in the --config file",
+            "Creates or verifies the gpupool topics on any Kafka cluster.",
+            "Missing topics are created; the others are checked against the catalog (partitions, replication,",
+            "cleanup and retention). Names and settings can be changed in the --config file",
             "(gpupool.topic.<id>.name / .partitions / .replication / .config.<key>, gpupool.topics.partitions, ...).",
             "Exit code 0: all topics match; 2: some are missing or differ."})
 public final class TopicsCommand implements Callable<Integer> {
@@ -64,9 +67,16 @@ public final class TopicsCommand implements Callable<Integer> {
         final TopicCatalog catalog = TopicCatalog.defaults().withOverrides(overrides());
         final PrintWriter out = spec.commandLine().getOut();
         final List<TopicStatus> statuses;
-        try (Admin admin = Admin.create(cluster.clientProperties())) {
+        final Properties client = cluster.clientProperties();
+        // The admin client's own retries give up when we do, not 60 s later.
+        client.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        client.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) Math.min(timeout.toMillis(), 30_000));
+        final Admin admin = Admin.create(client);
+        try {
             final TopicSetup setup = new TopicSetup(admin, timeout);
             statuses = verify ? setup.verify(catalog.all()) : setup.apply(catalog.all(), alterConfigs);
+        } finally {
+            admin.close(Duration.ofSeconds(5));
         }
         statuses.forEach(s -> out.println(s.describe()));
         final long bad = statuses.stream().filter(s -> !s.ok()).count();

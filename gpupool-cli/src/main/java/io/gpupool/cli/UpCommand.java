@@ -25,8 +25,9 @@ import picocli.CommandLine.Option;
 /** {@code gpupool up}: the whole pipeline on one machine, until Ctrl-C or {@code --duration}. */
 @Command(name = "up", mixinStandardHelpOptions = true,
         description = {
-            "Starts the local stack: a real single-node KRaft Kafka broker (child JVM) and the Schema-Registry-compatible",
-            "server, creates every gpupool topic, prints where they are, and runs until Ctrl-C or --duration.",
+            "Runs gpupool on this machine until Ctrl-C or --duration.",
+            "Starts a real single-node KRaft Kafka broker (child JVM) and the Schema-Registry-compatible server,",
+            "creates every gpupool topic, and prints the bootstrap servers, the registry URL and the data directory.",
             "Data stays in --data-dir and is reused by the next run; other commands find the stack through it."})
 public final class UpCommand implements Callable<Integer> {
 

@@ -1,38 +1,63 @@
 package io.gpupool.localstack;
 
+import io.gpupool.localstack.broker.Ports;
+import io.gpupool.localstack.registry.SchemaRegistryServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * The stack's Schema-Registry-compatible server, kept behind one small class so the stack's
- * start and stop order lives in {@link LocalStack} alone.
+ * The stack's Schema-Registry-compatible server (schemas kept in the broker's {@code _schemas}
+ * topic). Like the broker, it takes the port of its last run in this data directory when free,
+ * so a restarted stack keeps its address.
  */
 final class StackRegistry implements AutoCloseable {
 
-    private final AutoCloseable server;
-    private final Optional<String> url;
+    private static final String HOST = "127.0.0.1";
+    private static final java.time.Duration KAFKA_TIMEOUT = java.time.Duration.ofSeconds(45);
 
-    private StackRegistry(final AutoCloseable server, final Optional<String> url) {
+    private final SchemaRegistryServer server;
+
+    private StackRegistry(final SchemaRegistryServer server) {
         this.server = server;
-        this.url = url;
     }
 
-    static StackRegistry start(final Path dataDir, final String bootstrapServers, final int port) {
-        // The registry server (io.gpupool.localstack.registry) is being written in issue 2 by another
-        // engineer; until it lands the stack runs without one and reports no registry URL.
-        return new StackRegistry(() -> { }, Optional.empty());
+    static StackRegistry start(final Path dataDir, final String bootstrapServers, final int wantedPort) {
+        final Path portFile = dataDir.resolve("registry").resolve("port");
+        final int port = wantedPort > 0 ? wantedPort : Ports.preferred(previousPort(portFile));
+        final SchemaRegistryServer server = SchemaRegistryServer.builder()
+                .kafka(bootstrapServers).host(HOST).port(port)
+                // Over the producer's request timeout plus linger, which Kafka requires of the delivery timeout.
+                .kafkaTimeout(KAFKA_TIMEOUT)
+                .start();
+        try {
+            Files.createDirectories(portFile.getParent());
+            Files.writeString(portFile, server.port() + "\n", StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            server.close();
+            throw new UncheckedIOException("cannot write " + portFile, e);
+        }
+        return new StackRegistry(server);
+    }
+
+    private static int previousPort(final Path portFile) {
+        try {
+            return Files.isRegularFile(portFile)
+                    ? Integer.parseInt(Files.readString(portFile, StandardCharsets.UTF_8).trim()) : 0;
+        } catch (IOException | NumberFormatException e) {
+            return 0;
+        }
     }
 
     Optional<String> url() {
-        return url;
+        return Optional.of(server.url());
     }
 
     @Override
     public void close() {
-        try {
-            server.close();
-        } catch (Exception e) {
-            throw new IllegalStateException("the schema registry did not stop cleanly: " + e.getMessage(), e);
-        }
+        server.close();
     }
 }

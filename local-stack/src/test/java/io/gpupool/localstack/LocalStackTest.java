@@ -44,6 +44,17 @@ class LocalStackTest {
     }
 
     @Test
+    void theRegistryAnswersOverHttpAtTheDescribedUrl(final TestStack stack) throws Exception {
+        final String url = LocalStack.findRunning(stack.dataDir()).orElseThrow().registryUrl().orElseThrow();
+        assertThat(url).isEqualTo(stack.requireRegistryUrl());
+        final java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(url + "/subjects")).GET().build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).startsWith("[");
+    }
+
+    @Test
     void aDataDirWithoutAStackHasNoneRunning(@TempDir final Path empty) {
         assertThat(LocalStack.findRunning(empty)).isEmpty();
     }

@@ -138,8 +138,9 @@ public final class SchemaRegistryClient implements SchemaRegistry {
         } catch (final SubjectNotFoundException e) {
             return Optional.empty();
         } catch (final SchemaRegistryException e) {
-            // 40408: subject-level compatibility not configured (Confluent 7+).
-            if (e.errorCode() == 40408 || e.httpStatus() == 404) {
+            // 40408: subject-level compatibility not configured (Confluent 7+). A bare 404 is
+            // left to fail: it usually means a wrong base URL, not a missing setting.
+            if (e.errorCode() == RegistryErrors.SUBJECT_COMPATIBILITY_NOT_CONFIGURED) {
                 return Optional.empty();
             }
             throw e;

@@ -29,6 +29,16 @@ public final class SpecificAvroSerde<T extends SpecificRecord> implements Serde<
         this.deserializer = new SpecificAvroDeserializer<>(null, type);
     }
 
+    /**
+     * For Kafka's by-class-name construction (e.g. Streams' default.value.serde): the reader type
+     * comes from specific.avro.value.type, or else from the class the writer schema names.
+     */
+    public SpecificAvroSerde() {
+        this.type = null;
+        this.serializer = new SpecificAvroSerializer<>();
+        this.deserializer = new SpecificAvroDeserializer<>();
+    }
+
     /** A value serde for {@code type}, configured from client configs. */
     public static <T extends SpecificRecord> SpecificAvroSerde<T> forValues(final Class<T> type,
                                                                            final Map<String, ?> configs) {
@@ -40,7 +50,9 @@ public final class SpecificAvroSerde<T extends SpecificRecord> implements Serde<
     @Override
     public void configure(final Map<String, ?> configs, final boolean isKey) {
         final Map<String, Object> withType = new HashMap<>(configs);
-        withType.put(isKey ? AvroSerdeConfig.KEY_TYPE : AvroSerdeConfig.VALUE_TYPE, type);
+        if (type != null) {
+            withType.put(isKey ? AvroSerdeConfig.KEY_TYPE : AvroSerdeConfig.VALUE_TYPE, type);
+        }
         serializer.configure(withType, isKey);
         deserializer.configure(withType, isKey);
     }

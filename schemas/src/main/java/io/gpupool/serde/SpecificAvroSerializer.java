@@ -23,6 +23,9 @@ public final class SpecificAvroSerializer<T extends SpecificRecord> implements S
     private boolean autoRegister = true;
     private boolean isKey;
     private final Map<Schema, SpecificDatumWriter<T>> writers = new ConcurrentHashMap<>();
+    // Per subject, the id of each schema seen: Avro caches a schema's hash, so this lookup is cheap
+    // on the hot path, unlike rendering the schema to JSON for the registry client's own cache.
+    private final Map<String, Map<Schema, Integer>> ids = new ConcurrentHashMap<>();
 
     /** For Kafka's by-class-name construction; {@link #configure} must follow. */
     public SpecificAvroSerializer() {
@@ -53,11 +56,15 @@ public final class SpecificAvroSerializer<T extends SpecificRecord> implements S
         }
         final Schema schema = record.getSchema();
         final String subject = WireFormat.subject(topic, isKey);
-        final int id;
-        try {
-            id = autoRegister ? registry.register(subject, schema) : registry.idOf(subject, schema);
-        } catch (final SchemaRegistryException e) {
-            throw new RecordEncodeException(topic, subject, e.getMessage(), e);
+        final Map<Schema, Integer> known = ids.computeIfAbsent(subject, s -> new ConcurrentHashMap<>());
+        Integer id = known.get(schema);
+        if (id == null) {
+            try {
+                id = autoRegister ? registry.register(subject, schema) : registry.idOf(subject, schema);
+            } catch (final SchemaRegistryException e) {
+                throw new RecordEncodeException(topic, subject, e.getMessage(), e);
+            }
+            known.put(schema, id);
         }
         final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         final byte[] header = new byte[WireFormat.HEADER_SIZE];

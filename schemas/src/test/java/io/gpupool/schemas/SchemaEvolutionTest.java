@@ -85,6 +85,23 @@ class SchemaEvolutionTest {
     }
 
     @Test
+    void everyTypeAndFieldIsDocumented() {
+        final List<String> undocumented = new ArrayList<>();
+        for (final Schema schema : RecordTypes.currentSchemas().values()) {
+            for (final Schema named : SchemaWalk.named(schema)) {
+                if (named.getDoc() == null || named.getDoc().isBlank()) {
+                    undocumented.add(named.getFullName());
+                }
+                if (named.getType() == Schema.Type.RECORD) {
+                    named.getFields().stream().filter(f -> f.doc() == null || f.doc().isBlank())
+                            .forEach(f -> undocumented.add(named.getFullName() + "." + f.name()));
+                }
+            }
+        }
+        assertThat(undocumented).isEmpty();
+    }
+
+    @Test
     void everyTelemetryReadingIsNullableWithNullDefault() {
         final List<String> notNullable = new ArrayList<>();
         // Identity fields (which GPU, which port) are always present; every reading may be missing.

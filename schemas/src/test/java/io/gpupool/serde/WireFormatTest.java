@@ -201,6 +201,20 @@ class WireFormatTest {
                 .isInstanceOf(RecordEncodeException.class).hasMessageContaining("other-value");
     }
 
+    @Test
+    void keysUseTheKeySubjectAndTheNoArgSerdeReadsTheWriterNamedClass() {
+        InMemorySchemaRegistry.drop("wire-format-keys");
+        final Map<String, Object> configs = Map.of("schema.registry.url", "mock://wire-format-keys");
+        final SpecificAvroSerde<JobCancel> keys = new SpecificAvroSerde<>();
+        keys.configure(configs, true);
+        final byte[] b = keys.serializer().serialize("gpupool.jobs", new JobCancel("k"));
+        final InMemorySchemaRegistry registry = InMemorySchemaRegistry.named("wire-format-keys");
+        assertThat(WireFormat.readSchemaId(b)).isEqualTo(registry.idOf("gpupool.jobs-key", JobCancel.getClassSchema()));
+        assertThatThrownBy(() -> registry.idOf("gpupool.jobs-value", JobCancel.getClassSchema()))
+                .isInstanceOf(io.gpupool.registry.SubjectNotFoundException.class);
+        assertThat(keys.deserializer().deserialize("gpupool.jobs", b)).isEqualTo(new JobCancel("k"));
+    }
+
     private static void assertProblem(final org.assertj.core.api.ThrowableAssert.ThrowingCallable call,
                                       final Problem problem) {
         assertThatThrownBy(call).isInstanceOfSatisfying(RecordDecodeException.class,

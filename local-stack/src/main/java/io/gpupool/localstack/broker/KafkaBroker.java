@@ -106,21 +106,27 @@ public final class KafkaBroker implements AutoCloseable {
 
     private void awaitReady() throws InterruptedException {
         final long deadline = System.nanoTime() + settings.startupTimeout().toNanos();
+        // Wait for the port first: an admin client pointed at a closed port logs a warning per retry.
+        while (!Ports.accepts(ports.broker())) {
+            checkStillStarting(deadline);
+            Thread.sleep(POLL.toMillis());
+        }
         try (Admin admin = Admin.create(adminConfig(bootstrapServers()))) {
-            while (true) {
-                if (!process.isAlive()) {
-                    throw new BrokerException("the broker JVM exited with code " + process.exitValue()
-                            + " before it was ready; " + LogTail.of(settings.layout().brokerLog(), 30));
-                }
-                if (answers(admin)) {
-                    return;
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new BrokerException("the broker did not answer within " + settings.startupTimeout().toSeconds()
-                            + " s; " + LogTail.of(settings.layout().brokerLog(), 30));
-                }
+            while (!answers(admin)) {
+                checkStillStarting(deadline);
                 Thread.sleep(POLL.toMillis());
             }
+        }
+    }
+
+    private void checkStillStarting(final long deadline) {
+        if (!process.isAlive()) {
+            throw new BrokerException("the broker JVM exited with code " + process.exitValue()
+                    + " before it was ready; " + LogTail.of(settings.layout().brokerLog(), 30));
+        }
+        if (System.nanoTime() > deadline) {
+            throw new BrokerException("the broker did not answer within " + settings.startupTimeout().toSeconds()
+                    + " s; " + LogTail.of(settings.layout().brokerLog(), 30));
         }
     }
 

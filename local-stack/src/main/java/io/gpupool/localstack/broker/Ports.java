@@ -35,6 +35,16 @@ public final class Ports {
         }
     }
 
+    /** Whether something accepts TCP connections on this loopback port now. */
+    public static boolean accepts(final int port) {
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** The wanted port if it is free, else a free one. */
     public static int preferred(final int wanted) {
         return isFree(wanted) ? wanted : free();

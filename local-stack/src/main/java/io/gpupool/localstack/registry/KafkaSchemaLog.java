@@ -56,24 +56,32 @@ final class KafkaSchemaLog implements SchemaLog {
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeout.toMillis());
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) Math.max(timeout.toMillis(), 30_000));
+        // Each registration waits for its write: no batching delay, and Kafka's rule
+        // delivery.timeout >= linger + request.timeout.
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) timeout.toMillis() + 1000);
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         this.producer = new KafkaProducer<>(p);
     }
 
     private void ensureTopic() {
-        try (Admin admin = Admin.create(common)) {
+        final Properties p = new Properties();
+        p.putAll(common);
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        final Admin admin = Admin.create(p);
+        try {
             // Replication left to the broker default: 1 on the local stack, more on a real cluster.
             final NewTopic nt = new NewTopic(topic, Optional.of(1), Optional.empty())
                     .configs(Map.of("cleanup.policy", "compact"));
-            try {
-                admin.createTopics(List.of(nt)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (final ExecutionException e) {
-                if (!(e.getCause() instanceof TopicExistsException)) {
-                    throw new IllegalStateException("cannot create the registry topic " + topic + ": "
-                            + e.getCause().getMessage(), e.getCause());
-                }
+            admin.createTopics(List.of(nt)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (final ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException("cannot create the registry topic " + topic + " on Kafka at "
+                        + common.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG) + ": " + e.getCause().getMessage(),
+                        e.getCause());
             }
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -81,6 +89,9 @@ final class KafkaSchemaLog implements SchemaLog {
         } catch (final TimeoutException e) {
             throw new IllegalStateException("Kafka at " + common.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG)
                     + " did not answer within " + timeout.toSeconds() + " s while creating " + topic, e);
+        } finally {
+            // Without a bound, close() waits for the abandoned call up to the API timeout.
+            admin.close(Duration.ZERO);
         }
     }
 
@@ -121,7 +132,7 @@ final class KafkaSchemaLog implements SchemaLog {
 
     private void write(final String key, final String value) {
         try {
-            producer.send(new ProducerRecord<>(topic, 0, key, value)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            producer.send(new ProducerRecord<>(topic, 0, key, value)).get(timeout.toMillis() + 2000, TimeUnit.MILLISECONDS);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RegistryError(500, RegistryErrors.BACKEND_ERROR, "interrupted while storing in " + topic);

@@ -14,7 +14,7 @@ import org.apache.avro.Schema;
  * and {@link #applyConfig}. Sorted maps keep listings stable. Not thread-safe: the service locks.
  */
 final class SchemaStore {
-    private final Map<Integer, Schema> schemaById = new TreeMap<>();
+    private final TreeMap<Integer, Schema> schemaById = new TreeMap<>();
     private final Map<String, Integer> idByCanonical = new TreeMap<>();
     private final Map<String, List<SubjectVersion>> subjects = new TreeMap<>();
     private final Map<String, CompatibilityLevel> subjectLevels = new TreeMap<>();
@@ -45,7 +45,7 @@ final class SchemaStore {
     }
 
     int nextId() {
-        return schemaById.isEmpty() ? 1 : ((TreeMap<Integer, Schema>) schemaById).lastKey() + 1;
+        return schemaById.isEmpty() ? 1 : schemaById.lastKey() + 1;
     }
 
     Optional<Integer> idOf(final Schema schema) {

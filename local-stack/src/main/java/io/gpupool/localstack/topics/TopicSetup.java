@@ -69,7 +69,11 @@ public final class TopicSetup {
     private TopicStatus create(final TopicSpec spec) {
         try {
             get(admin.createTopics(List.of(spec.newTopic())).all());
-            return new TopicStatus(spec, TopicStatus.State.CREATED, List.of());
+            // The controller has committed it; wait until the brokers' metadata shows it too, so
+            // whoever runs next (a verify, a producer, Kafka Streams) finds it.
+            final TopicStatus visible = compareUntilSettled(spec);
+            return visible.state() == TopicStatus.State.OK
+                    ? new TopicStatus(spec, TopicStatus.State.CREATED, List.of()) : visible;
         } catch (ExecutionException e) {
             if (e.getCause() instanceof TopicExistsException) {
                 // Someone else created it in between: judge what is there.

@@ -223,6 +223,46 @@ class RegistryHttpTest {
     }
 
     @Test
+    void cachedAnswersNeedNoServer() {
+        final int id = client.register("c-value", Schemas.V1);
+        assertThat(client.schemaById(id)).isEqualTo(Schemas.V1);
+        server.close();
+        assertThat(client.register("c-value", Schemas.V1)).isEqualTo(id);
+        assertThat(client.idOf("c-value", Schemas.V1)).isEqualTo(id);
+        assertThat(client.schemaById(id)).isEqualTo(Schemas.V1);
+        assertThatThrownBy(() -> client.register("c-value", Schemas.V2)).isInstanceOf(SchemaRegistryException.class);
+        server = SchemaRegistryServer.builder().port(0).start();
+    }
+
+    @Test
+    void concurrentRegistrationsGetDistinctIdsAndGaplessVersions() throws Exception {
+        final int threads = 4;
+        final int perThread = 10;
+        final java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        final List<java.util.concurrent.Future<List<Integer>>> futures = new java.util.ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            final int thread = t;
+            futures.add(pool.submit(() -> {
+                final SchemaRegistryClient own = SchemaRegistryClient.of(server.url());
+                final List<Integer> ids = new java.util.ArrayList<>();
+                for (int i = 0; i < perThread; i++) {
+                    // each schema adds one optional field, so every order is BACKWARD compatible
+                    ids.add(own.register("race-value", org.apache.avro.SchemaBuilder.record("R").fields()
+                            .optionalInt("f" + thread + "_" + i).endRecord()));
+                }
+                return ids;
+            }));
+        }
+        final java.util.Set<Integer> all = new java.util.TreeSet<>();
+        for (final java.util.concurrent.Future<List<Integer>> f : futures) {
+            all.addAll(f.get());
+        }
+        pool.shutdown();
+        assertThat(all).hasSize(threads * perThread);
+        assertThat(client.latest("race-value").version()).isEqualTo(threads * perThread);
+    }
+
+    @Test
     void subjectsWithOddCharactersRoundTrip() {
         client.register("a b+c/d-value", Schemas.V1);
         assertThat(client.subjects()).containsExactly("a b+c/d-value");

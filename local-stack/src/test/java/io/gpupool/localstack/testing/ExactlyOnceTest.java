@@ -20,10 +20,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Transactions need the transaction-state topic, which a one-broker cluster only has with RF 1. */
 @ExtendWith(LocalStackExtension.class)
-class ExactlyOnceTest {
+public class ExactlyOnceTest {
 
     @Test
     void committedTransactionsAreSeenAndAbortedOnesAreNot(final TestStack stack) throws Exception {
+        check(stack);
+    }
+
+    /** Also run against the Testcontainers broker. */
+    public static void check(final TestStack stack) throws Exception {
         final String topic = stack.uniqueName("eos");
         try (Admin admin = Admin.create(stack.adminConfig())) {
             admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get(30, TimeUnit.SECONDS);

@@ -20,10 +20,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 @ExtendWith(LocalStackExtension.class)
-class TopicSetupTest {
+public class TopicSetupTest {
 
     @Test
     void createsEveryCatalogTopicWithItsConfigsAndThenVerifiesThem(final TestStack stack) throws Exception {
+        createAndVerify(stack);
+    }
+
+    /** Also run against the Testcontainers broker. */
+    public static void createAndVerify(final TestStack stack) throws Exception {
         final List<TopicSpec> specs = renamed(stack, "create");
         try (Admin admin = Admin.create(stack.adminConfig())) {
             final TopicSetup setup = new TopicSetup(admin, Duration.ofSeconds(30));

@@ -13,7 +13,7 @@ import java.util.TreeMap;
  */
 final class JobSizeMix {
     /** At most this many shapes are weighed; rarer ones matter little and cost time per decision. */
-    static final int MAX_TYPICAL = 48;
+    static final int MAX_TYPICAL = 128;
 
     private final int window;
     private final int refreshEvery;
@@ -64,7 +64,11 @@ final class JobSizeMix {
         setTypical(all.subList(0, n));
     }
 
+    /** Changes whenever the typical set changes: invalidates cached node fragmentation. */
+    int version;
+
     void setTypical(final List<Map.Entry<JobShape, Integer>> entries) {
+        version++;
         typical = new JobShape[entries.size()];
         weights = new long[entries.size()];
         for (int i = 0; i < entries.size(); i++) {

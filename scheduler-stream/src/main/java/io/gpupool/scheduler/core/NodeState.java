@@ -40,6 +40,14 @@ final class NodeState {
     /** True when some port is down (multi-node jobs on it are evicted), not only degraded. */
     boolean linkDown;
 
+    /** Per GPU: its NVLink (else PCIe) group; and whether all GPUs share one group. */
+    final int[] affinity;
+    final boolean oneAffinityGroup;
+
+    /** Cached expected fragmentation of the node as it is, valid while {@code fragMixVersion} matches. */
+    long fragNow;
+    int fragMixVersion = -1;
+
     /** Jobs with a part on this node, in placement order. */
     final List<Job> jobs = new ArrayList<>(4);
 
@@ -65,6 +73,13 @@ final class NodeState {
         this.cpuFree = spec.cpuMilli();
         this.memFree = spec.memoryMib();
         this.freeWhole = gpuCount;
+        this.affinity = new int[gpuCount];
+        boolean one = true;
+        for (int g = 0; g < gpuCount; g++) {
+            affinity[g] = spec.gpus().get(g).affinityGroup();
+            one &= affinity[g] == affinity[0];
+        }
+        this.oneAffinityGroup = one;
     }
 
     String id() {

@@ -291,25 +291,55 @@ final class Placer {
 
     private Candidate gangOnLeaf(final JobSpec job, final int m) {
         final int k = job.gpusPerNode();
-        final List<CapacityIndex.Group> leaves = new ArrayList<>();
-        for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
-            if (g.countAtLeast(k, true) >= job.nodes()) {
-                leaves.add(g);
+        final List<CapacityIndex.Group> groups = st.index.groupsOf(m);
+        final int[] eligible = new int[groups.size()];
+        int best = -1;
+        for (int i = 0; i < eligible.length; i++) {
+            eligible[i] = groups.get(i).countAtLeast(k, true);
+            if (eligible[i] >= job.nodes() && (best < 0 || leafBefore(groups, eligible, i, best))) {
+                best = i;
             }
         }
-        if (cfg.policy() != ScoringPolicy.FIRST_FIT) {
-            // pack: the leaf with the fewest fitting nodes, uncongested first
-            leaves.sort(Comparator.<CapacityIndex.Group>comparingInt(g -> st.leafCongested.get(g.leaf) ? 1 : 0)
-                    .thenComparingInt(g -> g.countAtLeast(k, true))
-                    .thenComparingInt(g -> g.leaf));
+        if (best < 0) {
+            return null;
         }
-        for (final CapacityIndex.Group g : leaves) {
-            final Candidate c = pick(job, m, List.of(g), TopologyScope.LEAF);
+        // the best leaf nearly always holds the gang; CPU, memory or network can still refuse it
+        final Candidate first = pick(job, m, List.of(groups.get(best)), TopologyScope.LEAF);
+        if (first != null) {
+            return first;
+        }
+        final List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < eligible.length; i++) {
+            if (eligible[i] >= job.nodes() && i != best) {
+                order.add(i);
+            }
+        }
+        order.sort((a, b) -> leafBefore(groups, eligible, a, b) ? -1 : leafBefore(groups, eligible, b, a) ? 1 : 0);
+        for (final int i : order) {
+            final Candidate c = pick(job, m, List.of(groups.get(i)), TopologyScope.LEAF);
             if (c != null) {
                 return c;
             }
         }
         return null;
+    }
+
+    /**
+     * Leaf order for gangs. First-fit: fabric order. Otherwise pack: uncongested uplinks first, then
+     * the leaf with the fewest fitting nodes, then fabric order.
+     */
+    private boolean leafBefore(final List<CapacityIndex.Group> groups, final int[] eligible, final int a, final int b) {
+        if (cfg.policy() != ScoringPolicy.FIRST_FIT) {
+            final boolean ca = st.leafCongested.get(groups.get(a).leaf);
+            final boolean cb = st.leafCongested.get(groups.get(b).leaf);
+            if (ca != cb) {
+                return !ca;
+            }
+            if (eligible[a] != eligible[b]) {
+                return eligible[a] < eligible[b];
+            }
+        }
+        return groups.get(a).leaf < groups.get(b).leaf;
     }
 
     private Candidate gangOnSpine(final JobSpec job, final int m) {
@@ -435,56 +465,54 @@ final class Placer {
         if (k == 0) {
             return out;
         }
-        final List<GpuSpec> specs = n.spec.gpus();
-        int bestGroup = Integer.MIN_VALUE;
-        int bestFree = Integer.MAX_VALUE;
-        boolean oneGroup = true;
-        final int firstGroup = specs.get(0).affinityGroup();
-        for (int g = 1; g < n.gpuCount && oneGroup; g++) {
-            oneGroup = specs.get(g).affinityGroup() == firstGroup;
-        }
-        if (!oneGroup) {
-            for (int g = 0; g < n.gpuCount; g++) {
-                final int grp = specs.get(g).affinityGroup();
-                final int free = freeInGroup(n, grp);
-                if (free >= k && (free < bestFree || (free == bestFree && grp < bestGroup))) {
-                    bestFree = free;
-                    bestGroup = grp;
-                }
-            }
-        }
         int got = 0;
-        if (oneGroup || bestGroup != Integer.MIN_VALUE) {
+        if (n.oneAffinityGroup) {
             for (int g = 0; g < n.gpuCount && got < k; g++) {
-                if (n.usedMilli[g] == 0 && n.healthBits[g] == 0
-                        && (oneGroup || specs.get(g).affinityGroup() == bestGroup)) {
+                if (n.usedMilli[g] == 0 && n.healthBits[g] == 0) {
                     out[got++] = g;
                 }
             }
             return out;
         }
-        // spread: take from the groups with most free GPUs first
+        int bestGroup = Integer.MIN_VALUE;
+        int bestFree = Integer.MAX_VALUE;
+        for (int g = 0; g < n.gpuCount; g++) {
+            final int grp = n.affinity[g];
+            final int free = freeInGroup(n, grp);
+            if (free >= k && (free < bestFree || (free == bestFree && grp < bestGroup))) {
+                bestFree = free;
+                bestGroup = grp;
+            }
+        }
+        if (bestGroup != Integer.MIN_VALUE) {
+            for (int g = 0; g < n.gpuCount && got < k; g++) {
+                if (n.usedMilli[g] == 0 && n.healthBits[g] == 0 && n.affinity[g] == bestGroup) {
+                    out[got++] = g;
+                }
+            }
+            return out;
+        }
+        // no group holds all k: take from the groups with most free GPUs first
         final boolean[] taken = new boolean[n.gpuCount];
         while (got < k) {
             int pickGroup = 0;
             int pickFree = -1;
             for (int g = 0; g < n.gpuCount; g++) {
                 if (n.usedMilli[g] == 0 && n.healthBits[g] == 0 && !taken[g]) {
-                    final int grp = specs.get(g).affinityGroup();
                     int free = 0;
                     for (int h = 0; h < n.gpuCount; h++) {
-                        if (n.usedMilli[h] == 0 && n.healthBits[h] == 0 && !taken[h] && specs.get(h).affinityGroup() == grp) {
+                        if (n.usedMilli[h] == 0 && n.healthBits[h] == 0 && !taken[h] && n.affinity[h] == n.affinity[g]) {
                             free++;
                         }
                     }
                     if (free > pickFree) {
                         pickFree = free;
-                        pickGroup = grp;
+                        pickGroup = n.affinity[g];
                     }
                 }
             }
             for (int g = 0; g < n.gpuCount && got < k; g++) {
-                if (n.usedMilli[g] == 0 && n.healthBits[g] == 0 && !taken[g] && specs.get(g).affinityGroup() == pickGroup) {
+                if (n.usedMilli[g] == 0 && n.healthBits[g] == 0 && !taken[g] && n.affinity[g] == pickGroup) {
                     taken[g] = true;
                     out[got++] = g;
                 }
@@ -497,7 +525,7 @@ final class Placer {
     private static int freeInGroup(final NodeState n, final int grp) {
         int free = 0;
         for (int g = 0; g < n.gpuCount; g++) {
-            if (n.usedMilli[g] == 0 && n.healthBits[g] == 0 && n.spec.gpus().get(g).affinityGroup() == grp) {
+            if (n.usedMilli[g] == 0 && n.healthBits[g] == 0 && n.affinity[g] == grp) {
                 free++;
             }
         }
@@ -516,7 +544,11 @@ final class Placer {
     }
 
     private long delta(final NodeState n, final long cpu) {
-        final long before = Fragmentation.expected(st.sizeMix, st.models, n.modelIndex, freeBefore, n.gpuCount, n.cpuFree);
+        if (n.fragMixVersion != st.sizeMix.version) {
+            n.fragNow = Fragmentation.expected(st.sizeMix, st.models, n.modelIndex, freeBefore, n.gpuCount, n.cpuFree);
+            n.fragMixVersion = st.sizeMix.version;
+        }
+        final long before = n.fragNow;
         final long after = Fragmentation.expected(st.sizeMix, st.models, n.modelIndex, freeAfter, n.gpuCount, n.cpuFree - cpu);
         return after - before;
     }

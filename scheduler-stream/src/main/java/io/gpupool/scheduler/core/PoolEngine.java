@@ -101,6 +101,7 @@ public final class PoolEngine {
             old.leafIndex = leaf;
             old.spineIndex = st.spineOfLeaf.get(leaf);
             old.cpuFree = spec.cpuMilli() - cpuUsed;
+            old.fragMixVersion = -1;
             old.memFree = spec.memoryMib() - memUsed;
             st.index.add(old);
             stats.invalidate();
@@ -158,6 +159,7 @@ public final class PoolEngine {
         final int oldFree = n.freeWhole;
         final boolean oldLink = n.linkOk();
         n.healthBits[gpu] = bits;
+        n.fragMixVersion = -1;
         n.freeWhole = n.recountFreeWhole();
         st.index.update(n, oldFree, oldLink);
         refreshSharedRoom(n);
@@ -367,6 +369,11 @@ public final class PoolEngine {
     // ------------------------------------------------------------------ allocation (used by the queue pass)
 
     void allocate(final Job job, final Candidate c) {
+        allocate(job, c, "");
+    }
+
+    /** Places the job on the candidate; {@code note} is added to the PLACED reason (e.g. whom it preempted). */
+    void allocate(final Job job, final Candidate c, final String note) {
         final JobSpec s = job.spec;
         final List<NodeAssignment> placement = new ArrayList<>(c.slots.length);
         for (int i = 0; i < c.slots.length; i++) {
@@ -388,6 +395,7 @@ public final class PoolEngine {
             }
             n.cpuFree -= s.cpuMilliPerNode();
             n.memFree -= s.memoryMibPerNode();
+            n.fragMixVersion = -1;
             n.freeWhole = n.recountFreeWhole();
             st.index.update(n, oldFree, oldLink);
             if (c.milli < 1000) {
@@ -405,8 +413,11 @@ public final class PoolEngine {
         job.startedAtMs = 0;
         job.currentReason = null;
         st.fairShare.acquire(s.tenant(), s.totalGpuMilli(), st.nowMs);
-        final String id = decide(job.id(), DecisionKind.PLACED, job.placement, c.score, placedReason(job, c), "", job)
-                .decisionId();
+        Reason why = placedReason(job, c);
+        if (!note.isEmpty()) {
+            why = Reason.of(ReasonCode.PLACED, why.message() + "; " + note);
+        }
+        final String id = decide(job.id(), DecisionKind.PLACED, job.placement, c.score, why, "", job).decisionId();
         for (final NodeAssignment a : job.placement) {
             commands.add(new NodeCommand(a.nodeId(), CommandKind.ALLOCATE, job.id(), id, a));
         }
@@ -436,7 +447,23 @@ public final class PoolEngine {
 
     /** Frees what the job holds (no decision; the caller decides why). */
     void release(final Job job) {
-        final JobSpec s = job.spec;
+        unaccount(job);
+        for (final int slot : job.slots) {
+            final NodeState n = st.node(slot);
+            if (n != null) {
+                n.jobs.remove(job);
+            }
+        }
+        st.fairShare.release(job.spec.tenant(), job.spec.totalGpuMilli(), st.nowMs);
+        job.placement = List.of();
+        job.slots = new int[0];
+    }
+
+    /**
+     * Takes the job's resources off its nodes but keeps its placement, so that {@link #reaccount}
+     * can put them back exactly: how the queue pass asks "what if these jobs were gone".
+     */
+    void unaccount(final Job job) {
         for (int i = 0; i < job.slots.length; i++) {
             final NodeState n = st.node(job.slots[i]);
             if (n == null) {
@@ -459,14 +486,37 @@ public final class PoolEngine {
             }
             n.cpuFree += a.cpuMilli();
             n.memFree += a.memoryMib();
+            n.fragMixVersion = -1;
             n.freeWhole = n.recountFreeWhole();
             st.index.update(n, oldFree, oldLink);
             refreshSharedRoom(n);
-            n.jobs.remove(job);
         }
-        st.fairShare.release(s.tenant(), s.totalGpuMilli(), st.nowMs);
-        job.placement = List.of();
-        job.slots = new int[0];
+    }
+
+    /** Puts back what {@link #unaccount} took off. */
+    void reaccount(final Job job) {
+        for (int i = 0; i < job.slots.length; i++) {
+            final NodeState n = st.node(job.slots[i]);
+            if (n == null) {
+                continue;
+            }
+            final NodeAssignment a = job.placement.get(i);
+            final int oldFree = n.freeWhole;
+            final boolean oldLink = n.linkOk();
+            for (final int g : a.gpus()) {
+                n.usedMilli[g] += a.gpuMilli();
+                n.shared[g] = a.gpuMilli() < 1000;
+                if (a.gpuMilli() < 1000) {
+                    n.usedGpuMemMib[g] += a.gpuMemoryMib();
+                }
+            }
+            n.cpuFree -= a.cpuMilli();
+            n.memFree -= a.memoryMib();
+            n.fragMixVersion = -1;
+            n.freeWhole = n.recountFreeWhole();
+            st.index.update(n, oldFree, oldLink);
+            refreshSharedRoom(n);
+        }
     }
 
     /** Evicts a job holding resources: EVICTED decision and EVICT commands, then requeue or end it. */
@@ -681,6 +731,11 @@ public final class PoolEngine {
         return new NodeView(n.id(), st.leaves.name(n.leafIndex), st.spines.name(n.spineIndex),
                 st.models.name(n.modelIndex), gpus, n.cpuFree, n.memFree, n.freeWhole, n.linkOk(), n.badPorts,
                 jobs, n.lastTelemetryMs);
+    }
+
+    /** The head-of-queue reservation the last queue pass made, if any. */
+    public Optional<Reservation> reservation() {
+        return Optional.ofNullable(st.reservation);
     }
 
     public Optional<JobView> job(final String jobId) {

@@ -35,6 +35,9 @@ final class PoolState {
     /** Waiting jobs in submission order; the queue policy sorts a copy when it runs. */
     final List<Job> queue = new ArrayList<>();
 
+    /** The reservation the last queue pass made (explanations of waiting jobs refer to it). */
+    Reservation reservation;
+
     long decisionSeq;
     long submitSeq;
     long nowMs;

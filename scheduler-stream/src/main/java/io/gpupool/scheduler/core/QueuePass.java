@@ -1,33 +1,55 @@
 package io.gpupool.scheduler.core;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * One pass over the waiting jobs in queue order, placing what fits. A shape that failed is not
- * tried again in the same pass (nothing was freed in between).
+ * One pass over the waiting jobs in queue order ({@link QueueOrder}). A job that fits is placed,
+ * unless a head-of-queue reservation stands and it would delay it (EASY backfill). A blocked job
+ * may preempt lower-priority work ({@link VictimSearch}), or, bounded, have preemptible jobs moved
+ * to free a leaf (consolidation); otherwise the first blocked job reserves. A shape that failed is
+ * not tried again in the same pass (nothing was freed in between).
  */
 final class QueuePass {
+    /** Preemption searches per pass: bounds the work a single input can cause. */
+    private static final int PREEMPTION_ATTEMPTS_PER_PASS = 4;
+
     private final PoolEngine engine;
     private final PoolState st;
     private final EngineConfig cfg;
     private final Placer placer;
+    private final VictimSearch victims;
 
     QueuePass(final PoolEngine engine, final PoolState st, final EngineConfig cfg, final Placer placer) {
         this.engine = engine;
         this.st = st;
         this.cfg = cfg;
         this.placer = placer;
+        this.victims = new VictimSearch(engine, st, cfg, placer);
     }
 
     void run() {
+        st.reservation = null;
         if (st.queue.isEmpty()) {
             return;
         }
+        // a second round lets jobs requeued by preemption or consolidation find room at once
+        if (round() && !st.queue.isEmpty()) {
+            round();
+        }
+    }
+
+    /** One round; true when it evicted something (preemption or consolidation). */
+    private boolean round() {
         final List<Job> order = QueueOrder.order(st.queue, st, cfg);
         final Set<Object> failed = order.size() > 1 ? new HashSet<>() : null;
+        Reservation reservation = null;
+        Job reserved = null;
+        int preemptionAttempts = 0;
+        boolean evicted = false;
         for (final Job j : order) {
             if (j.state != JobState.QUEUED || overQuota(j)) {
                 continue;
@@ -38,11 +60,130 @@ final class QueuePass {
             }
             final Candidate c = placer.place(j.spec);
             if (c != null) {
-                engine.allocate(j, c);
-            } else if (failed != null) {
+                if (reservation == null || backfillFits(j, c, reservation)) {
+                    engine.allocate(j, c);
+                }
+                continue;
+            }
+            if (failed != null) {
                 failed.add(shape);
             }
+            if (cfg.preemption() && preemptionAttempts < PREEMPTION_ATTEMPTS_PER_PASS && victims.anyFor(j, false)) {
+                preemptionAttempts++;
+                if (victims.evictFor(j, false)) {
+                    evicted = true;
+                    if (failed != null) {
+                        failed.clear(); // capacity moved
+                    }
+                    continue;
+                }
+            }
+            if (reservation == null && cfg.consolidationMaxEvictions() > 0 && scattered(j)
+                    && victims.anyFor(j, true) && victims.evictFor(j, true)) {
+                evicted = true;
+                if (failed != null) {
+                    failed.clear();
+                }
+                continue;
+            }
+            if (reservation == null) {
+                if (!cfg.backfill()) {
+                    break; // strict order: nothing passes the first blocked job
+                }
+                reservation = reserve(j);
+                reserved = reservation == null ? null : j;
+            }
         }
+        st.reservation = reservation;
+        if (reserved != null) {
+            reserved.currentReason = null; // recomputed on query against the new state
+        }
+        return evicted;
+    }
+
+    /** EASY: a later job may start if it ends before the reserved start or stays off the reserved nodes. */
+    private boolean backfillFits(final Job j, final Candidate c, final Reservation r) {
+        if (st.nowMs + st.estimator.estimate(j.spec, cfg.defaultRuntimeMs()) <= r.startAtMs()) {
+            return true;
+        }
+        for (final int slot : c.slots) {
+            if (r.nodes().contains(st.node(slot).id())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * When could the job start if running jobs end as estimated? Takes running jobs off the pool in
+     * order of expected end until the job fits, then puts them all back exactly.
+     */
+    private Reservation reserve(final Job j) {
+        final List<Job> running = new ArrayList<>();
+        for (final Job r : st.activeJobs.values()) {
+            if (r.state.holdsResources()) {
+                running.add(r);
+            }
+        }
+        final long[] ends = new long[running.size()];
+        final Integer[] idx = new Integer[running.size()];
+        for (int i = 0; i < idx.length; i++) {
+            idx[i] = i;
+            ends[i] = expectedEnd(running.get(i));
+        }
+        java.util.Arrays.sort(idx, (a, b) -> ends[a] != ends[b] ? Long.compare(ends[a], ends[b])
+                : Long.compare(running.get(a).submitSeq, running.get(b).submitSeq));
+        final long need = (long) j.spec.nodes() * j.spec.gpusPerNode();
+        long freed = freeHealthyOfModels(j.spec);
+        final List<Job> detached = new ArrayList<>();
+        Reservation out = null;
+        try {
+            for (int k = 0; k < idx.length; k++) {
+                final Job r = running.get(idx[k]);
+                engine.unaccount(r);
+                detached.add(r);
+                freed += (long) r.spec.nodes() * r.spec.gpusPerNode();
+                final boolean sameEndNext = k + 1 < idx.length && ends[idx[k + 1]] == ends[idx[k]];
+                if (sameEndNext || freed < need) {
+                    continue; // cheap necessary condition first; jobs ending together count together
+                }
+                final Candidate c = placer.place(j.spec);
+                if (c != null) {
+                    final List<String> nodes = new ArrayList<>(c.slots.length);
+                    for (final int s : c.slots) {
+                        nodes.add(st.node(s).id());
+                    }
+                    out = new Reservation(j.id(), ends[idx[k]], nodes);
+                    break;
+                }
+            }
+        } finally {
+            for (int k = detached.size() - 1; k >= 0; k--) {
+                engine.reaccount(detached.get(k));
+            }
+        }
+        return out;
+    }
+
+    long expectedEnd(final Job r) {
+        final long start = r.startedAtMs > 0 ? r.startedAtMs : r.placedAtMs;
+        return Math.max(st.nowMs, start + st.estimator.estimate(r.spec, cfg.defaultRuntimeMs()));
+    }
+
+    private long freeHealthyOfModels(final JobSpec s) {
+        long free = 0;
+        for (final int m : placer.models(s)) {
+            for (int b = 1; b <= NodeSpec.MAX_GPUS_PER_NODE; b++) {
+                free += (long) b * st.index.modelCount(m, b);
+            }
+        }
+        return free;
+    }
+
+    /** Enough free GPUs in total, only not together: what consolidation can fix. */
+    private boolean scattered(final Job j) {
+        return j.spec.gpusPerNode() > 0 && !j.spec.isShare()
+                && freeHealthyOfModels(j.spec) >= (long) j.spec.nodes() * j.spec.gpusPerNode();
     }
 
     /** The tenant's hard cap would be exceeded. */
@@ -62,10 +203,26 @@ final class QueuePass {
                     Map.of("tenant", j.spec.tenant(), "cap_gpus", Integer.toString(t.maxGpus())));
         }
         if (placer.place(j.spec) != null) {
+            final Reservation r = st.reservation;
+            if (r != null && !r.jobId().equals(j.id())) {
+                return new Reason(ReasonCode.RESERVED_FOR_HEAD_OF_QUEUE, "fits now, but would not end before "
+                        + r.startAtMs() + " when " + r.jobId() + " is due to start on " + r.nodes(),
+                        Map.of("reserved_job", r.jobId(), "reserved_start_ms", Long.toString(r.startAtMs()),
+                                "estimate_ms", Long.toString(st.estimator.estimate(j.spec, cfg.defaultRuntimeMs()))));
+            }
             return Reason.of(ReasonCode.WAITING_FOR_HIGHER_PRIORITY,
                     "fits now but waits behind jobs ahead of it in the queue");
         }
-        return explainer.whyNot(j.spec);
+        final Reason why = explainer.whyNot(j.spec);
+        final Reservation r = st.reservation;
+        if (r != null && r.jobId().equals(j.id())) {
+            final Map<String, String> ev = new java.util.LinkedHashMap<>(why.evidence());
+            ev.put("reserved_start_ms", Long.toString(r.startAtMs()));
+            ev.put("reserved_nodes", String.join(",", r.nodes()));
+            return new Reason(why.code(), why.message() + "; reserved to start by " + r.startAtMs() + " on "
+                    + r.nodes(), ev);
+        }
+        return why;
     }
 
     /** Null when the job can still meet its deadline (or has none). */

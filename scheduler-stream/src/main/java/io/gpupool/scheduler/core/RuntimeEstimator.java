@@ -14,19 +14,25 @@ final class RuntimeEstimator {
     /** Fewer samples than this and the key is not trusted. */
     static final int MIN_SAMPLES = 3;
 
-    /** key -> ring of recent runtimes; slot 0 holds the count written so far. */
-    final TreeMap<String, long[]> samples = new TreeMap<>();
+    /**
+     * tenant -> job name -> ring of recent runtimes (slot 0 holds the count written so far); the
+     * name "" collects all of the tenant's jobs.
+     */
+    final TreeMap<String, TreeMap<String, long[]>> samples = new TreeMap<>();
 
     void finished(final JobSpec job, final long runtimeMs) {
         if (runtimeMs <= 0) {
             return;
         }
-        add(job.tenant() + "/" + job.name(), runtimeMs);
-        add(job.tenant() + "/", runtimeMs);
+        final TreeMap<String, long[]> t = samples.computeIfAbsent(job.tenant(), k -> new TreeMap<>());
+        add(t, job.name(), runtimeMs);
+        if (!job.name().isEmpty()) {
+            add(t, "", runtimeMs);
+        }
     }
 
-    private void add(final String key, final long v) {
-        final long[] r = samples.computeIfAbsent(key, k -> new long[KEEP + 1]);
+    private static void add(final TreeMap<String, long[]> t, final String key, final long v) {
+        final long[] r = t.computeIfAbsent(key, k -> new long[KEEP + 1]);
         r[1 + (int) (r[0] % KEEP)] = v;
         r[0]++;
     }
@@ -36,15 +42,18 @@ final class RuntimeEstimator {
         if (job.runtimeEstimateMs() > 0) {
             return job.runtimeEstimateMs();
         }
-        long e = quantile(job.tenant() + "/" + job.name());
+        final TreeMap<String, long[]> t = samples.get(job.tenant());
+        if (t == null) {
+            return defaultMs;
+        }
+        long e = quantile(t.get(job.name()));
         if (e < 0) {
-            e = quantile(job.tenant() + "/");
+            e = quantile(t.get(""));
         }
         return e < 0 ? defaultMs : e;
     }
 
-    private long quantile(final String key) {
-        final long[] r = samples.get(key);
+    private static long quantile(final long[] r) {
         if (r == null || r[0] < MIN_SAMPLES) {
             return -1;
         }

@@ -63,6 +63,12 @@ final class SnapshotCodec {
                 }
             }
             mix(out, st.sizeMix);
+            out.writeBoolean(st.reservation != null);
+            if (st.reservation != null) {
+                str(out, st.reservation.jobId());
+                out.writeLong(st.reservation.startAtMs());
+                names(out, st.reservation.nodes());
+            }
             out.writeInt(st.fairShare.accounts.size());
             for (final Map.Entry<String, FairShare.Account> a : st.fairShare.accounts.entrySet()) {
                 str(out, a.getKey());
@@ -71,11 +77,15 @@ final class SnapshotCodec {
                 out.writeLong(a.getValue().heldMilli);
             }
             out.writeInt(st.estimator.samples.size());
-            for (final Map.Entry<String, long[]> s : st.estimator.samples.entrySet()) {
-                str(out, s.getKey());
-                out.writeInt(s.getValue().length);
-                for (final long v : s.getValue()) {
-                    out.writeLong(v);
+            for (final Map.Entry<String, java.util.TreeMap<String, long[]>> t : st.estimator.samples.entrySet()) {
+                str(out, t.getKey());
+                out.writeInt(t.getValue().size());
+                for (final Map.Entry<String, long[]> s : t.getValue().entrySet()) {
+                    str(out, s.getKey());
+                    out.writeInt(s.getValue().length);
+                    for (final long v : s.getValue()) {
+                        out.writeLong(v);
+                    }
                 }
             }
         } catch (IOException ex) {
@@ -137,6 +147,9 @@ final class SnapshotCodec {
                 }
             }
             readMix(in, st.sizeMix);
+            if (in.readBoolean()) {
+                st.reservation = new Reservation(str(in), in.readLong(), readNames(in));
+            }
             final int accounts = in.readInt();
             for (int i = 0; i < accounts; i++) {
                 final FairShare.Account a = st.fairShare.account(str(in));
@@ -144,14 +157,19 @@ final class SnapshotCodec {
                 a.asOfMs = in.readLong();
                 a.heldMilli = in.readLong();
             }
-            final int samples = in.readInt();
-            for (int i = 0; i < samples; i++) {
-                final String key = str(in);
-                final long[] v = new long[in.readInt()];
-                for (int k = 0; k < v.length; k++) {
-                    v[k] = in.readLong();
+            final int tenants = in.readInt();
+            for (int i = 0; i < tenants; i++) {
+                final java.util.TreeMap<String, long[]> t = new java.util.TreeMap<>();
+                st.estimator.samples.put(str(in), t);
+                final int names = in.readInt();
+                for (int n = 0; n < names; n++) {
+                    final String key = str(in);
+                    final long[] v = new long[in.readInt()];
+                    for (int k = 0; k < v.length; k++) {
+                        v[k] = in.readLong();
+                    }
+                    t.put(key, v);
                 }
-                st.estimator.samples.put(key, v);
             }
             if (in.available() != 0) {
                 throw new IllegalArgumentException("engine snapshot has " + in.available() + " trailing bytes");

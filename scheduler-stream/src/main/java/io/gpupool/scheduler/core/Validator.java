@@ -52,6 +52,10 @@ final class Validator {
             return new Reason(ReasonCode.EXCEEDS_POOL_CAPACITY, "needs " + (long) j.nodes() * k
                     + " GPUs of one model; the pool has at most " + mostGpus, ev);
         }
+        if (mostNodes == 0) {
+            return new Reason(ReasonCode.EXCEEDS_POOL_CAPACITY, "needs " + k
+                    + " GPUs on one node; no node of the allowed models has that many", ev);
+        }
         if (mostNodes < j.nodes()) {
             return new Reason(ReasonCode.GANG_LARGER_THAN_POOL, "needs " + j.nodes() + " nodes with " + k
                     + " GPUs; the pool has " + mostNodes, ev);

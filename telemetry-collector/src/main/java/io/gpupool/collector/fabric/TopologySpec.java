@@ -19,7 +19,7 @@ public final class TopologySpec {
         final Path file = Path.of(spec.substring(colon + 1));
         final String text;
         try {
-            text = Files.readString(file);
+            text = new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read topology file " + file + ": " + e.getMessage(), e);
         }

@@ -1,0 +1,151 @@
+package io.gpupool.sink.apply;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs each part as a real process built from a {@link CommandTemplate}, with GPUPOOL_JOB_ID,
+ * GPUPOOL_NODE, CUDA_VISIBLE_DEVICES, GPUPOOL_GPU_UUIDS and the job's env; its output goes to
+ * {@code LOGDIR/JOB@NODE.log}. The process's exit is the part's end. Stopping sends SIGTERM to its
+ * tree, waits the grace period, then SIGKILLs what is left.
+ */
+public final class ExecApplier implements Applier {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ExecApplier.class);
+    private static final long ADOPTED_POLL_MILLIS = 500;
+    /** A recorded pid is the same process only if it started within this of the recorded start. */
+    private static final long START_TOLERANCE_MILLIS = 2_000;
+
+    private final CommandTemplate template;
+    private final Duration grace;
+    private final Path logDir;
+    /** Keyed by the ALLOCATE command id: a re-placed job never collides with its previous run. */
+    private final Map<String, Tracked> running = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService adoptedWatch = Executors.newSingleThreadScheduledExecutor(r -> {
+        final Thread t = new Thread(r, "sink-exec-adopted");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** A running part's process; {@code process} is empty for one adopted after a restart (not our child). */
+    private record Tracked(ProcessHandle handle, Optional<Process> process) {
+    }
+
+    public ExecApplier(final CommandTemplate template, final Duration grace, final Path logDir) {
+        this.template = template;
+        this.grace = grace;
+        this.logDir = logDir;
+    }
+
+    @Override
+    public String name() {
+        return "exec";
+    }
+
+    /** The process of a running part, if any. */
+    public Optional<ProcessHandle> processOf(final JobPart part) {
+        return Optional.ofNullable(running.get(part.commandId())).map(Tracked::handle);
+    }
+
+    @Override
+    public void allocate(final JobPart part, final PartObserver observer) throws IOException {
+        final List<String> argv = template.argv(part);
+        final ProcessBuilder pb = new ProcessBuilder(argv);
+        pb.environment().putAll(ExecEnvironment.of(part));
+        part.workingDir().ifPresent(d -> pb.directory(new File(d)));
+        Files.createDirectories(logDir);
+        final File log = logDir.resolve(AllocationFile.fileName(part.jobId() + "@" + part.nodeId())
+                .replaceFirst("\\.json$", ".log")).toFile();
+        pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log));
+        pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        final Process process = pb.start(); // IOException (no such program) -> retried, then FAILED
+        final Tracked tracked = new Tracked(process.toHandle(), Optional.of(process));
+        running.put(part.commandId(), tracked);
+        LOG.info("started {} as pid {}: {}", part.key(), process.pid(), argv);
+        observer.started(part, process.pid());
+        process.onExit().thenAccept(p -> {
+            // Only a part still registered ends here; a stopped part was settled by stop().
+            if (running.remove(part.commandId(), tracked)) {
+                observer.ended(part, Outcome.exited(p.exitValue()));
+            }
+        });
+    }
+
+    @Override
+    public Optional<Outcome> stop(final JobPart part, final String reason) throws InterruptedException {
+        final Tracked handle = running.remove(part.commandId());
+        if (handle == null) {
+            return Optional.empty();
+        }
+        final ProcessTree.Ending ending = ProcessTree.stop(handle.handle(), grace);
+        LOG.info("stopped {} (pid {}): {} ({})", part.key(), handle.handle().pid(), ending, reason);
+        final String how = ending == ProcessTree.Ending.KILLED
+                ? "SIGKILL after " + grace.toMillis() + " ms grace" : "SIGTERM";
+        return Optional.of(Outcome.stopped(exitCode(handle.process()), reason + " (" + how + ")"));
+    }
+
+    /** The exit code of a process we started (143 after SIGTERM, 137 after SIGKILL); unknown for an adopted one. */
+    private static OptionalInt exitCode(final Optional<Process> process) throws InterruptedException {
+        if (process.isPresent() && process.get().waitFor(1, TimeUnit.SECONDS)) {
+            return OptionalInt.of(process.get().exitValue());
+        }
+        return OptionalInt.empty();
+    }
+
+    @Override
+    public void recover(final JobPart part, final long pid, final long startedAtMillis, final PartObserver observer) {
+        final Optional<ProcessHandle> handle = pid < 0 ? Optional.empty() : ProcessHandle.of(pid)
+                .filter(ProcessTree::alive)
+                .filter(h -> h.info().startInstant().map(Instant::toEpochMilli)
+                        .map(s -> Math.abs(s - startedAtMillis) <= START_TOLERANCE_MILLIS).orElse(false));
+        if (handle.isEmpty()) {
+            observer.ended(part, Outcome.lost(pid < 0 ? "the sink stopped before the process started"
+                    : "process " + pid + " ended while the sink was down; its exit code is unknown"));
+            return;
+        }
+        final Tracked tracked = new Tracked(handle.get(), Optional.empty());
+        running.put(part.commandId(), tracked);
+        LOG.info("adopted {} pid {} after a sink restart", part.key(), pid);
+        watchAdopted(part, tracked, observer);
+    }
+
+    // Not our child any more: its exit can only be seen by polling, and its exit code is lost.
+    private void watchAdopted(final JobPart part, final Tracked tracked, final PartObserver observer) {
+        adoptedWatch.schedule(() -> {
+            if (running.get(part.commandId()) != tracked) {
+                return; // stopped meanwhile
+            }
+            if (ProcessTree.alive(tracked.handle())) {
+                watchAdopted(part, tracked, observer);
+            } else if (running.remove(part.commandId(), tracked)) {
+                observer.ended(part, Outcome.endedWithoutCode("process " + tracked.handle().pid()
+                        + " (adopted after a sink restart) ended; its exit code is unknown"));
+            }
+        }, ADOPTED_POLL_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Parts that run now. */
+    public int runningCount() {
+        return running.size();
+    }
+
+    @Override
+    public void close() {
+        adoptedWatch.shutdownNow();
+        running.clear();
+    }
+}

@@ -1,0 +1,43 @@
+package io.gpupool.sink.ledger;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.gpupool.sink.apply.JobPart;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One line of the ledger. {@code kind} is {@code applied} (a command took effect; ALLOCATE lines
+ * carry the part so it can be resumed), {@code started} (the part runs, with its pid) or
+ * {@code ended} (the part is settled and reported).
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record LedgerEntry(String kind, String commandId, String type, String jobId, String nodeId, String decisionId,
+                          Long at, Long pid, String reason, Part part) {
+
+    static final String APPLIED = "applied";
+    static final String STARTED = "started";
+    static final String ENDED = "ended";
+
+    /** A {@link JobPart} in plain JSON types. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Part(String jobName, String tenant, List<Integer> gpuIndices, List<String> gpuUuids, int rank,
+                       List<String> gangNodes, List<String> command, List<String> args, Map<String, String> env,
+                       String workingDir, Long runtimeMillis) {
+
+        static Part of(final JobPart p) {
+            return new Part(p.jobName(), p.tenant(), p.gpuIndices(), p.gpuUuids(), p.rank(), p.gangNodes(), p.command(),
+                    p.args(), p.env(), p.workingDir().orElse(null), p.runtimeMillis().orElse(null));
+        }
+
+        JobPart toPart(final String jobId, final String nodeId, final String decisionId, final String commandId) {
+            return new JobPart(jobId, nodeId, decisionId, commandId, jobName, tenant, orEmpty(gpuIndices),
+                    orEmpty(gpuUuids), rank, orEmpty(gangNodes), orEmpty(command), orEmpty(args),
+                    env == null ? Map.of() : env, Optional.ofNullable(workingDir), Optional.ofNullable(runtimeMillis));
+        }
+
+        private static <T> List<T> orEmpty(final List<T> list) {
+            return list == null ? List.of() : list;
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package io.gpupool.sink;
+
+import io.gpupool.avro.ExecSpec;
+import io.gpupool.avro.GpuAssignment;
+import io.gpupool.avro.JobEvent;
+import io.gpupool.avro.JournalPosition;
+import io.gpupool.avro.NodeCommand;
+import io.gpupool.avro.NodeCommandType;
+import io.gpupool.localstack.testing.TestStack;
+import io.gpupool.registry.RegistryClientConfig;
+import io.gpupool.serde.SpecificAvroSerde;
+import io.gpupool.topics.TopicCatalog;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** Topics of their own, commands in through the real serde, events and dead letters out, for one broker test. */
+final class SinkTestKit implements AutoCloseable {
+
+    final TestStack stack;
+    final String commands;
+    final String events;
+    final String dlq;
+    final TopicCatalog catalog;
+    private final KafkaProducer<String, NodeCommand> producer;
+    private final KafkaProducer<byte[], byte[]> rawProducer;
+    private final KafkaConsumer<String, JobEvent> eventConsumer;
+    private final List<JobEvent> seen = new ArrayList<>();
+
+    SinkTestKit(final TestStack stack, final int partitions) throws Exception {
+        this.stack = stack;
+        this.commands = stack.uniqueName("node-commands");
+        this.events = stack.uniqueName("job-events");
+        this.dlq = stack.uniqueName("dlq");
+        try (Admin admin = Admin.create(stack.adminConfig())) {
+            admin.createTopics(List.of(new NewTopic(commands, partitions, (short) 1), new NewTopic(events, 3, (short) 1),
+                    new NewTopic(dlq, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        this.catalog = TopicCatalog.defaults().withOverrides(Map.of("gpupool.topic.node-commands.name", commands,
+                "gpupool.topic.job-events.name", events, "gpupool.topic.dlq.name", dlq));
+        final Map<String, Object> serde = Map.of(RegistryClientConfig.URL, stack.requireRegistryUrl());
+        this.producer = new KafkaProducer<>(stack.producerConfig(), new StringSerializer(),
+                SpecificAvroSerde.forValues(NodeCommand.class, serde).serializer());
+        this.rawProducer = new KafkaProducer<>(stack.producerConfig(), new ByteArraySerializer(), new ByteArraySerializer());
+        this.eventConsumer = new KafkaConsumer<>(stack.consumerConfig(stack.uniqueName("events-reader")),
+                new StringDeserializer(), SpecificAvroSerde.forValues(JobEvent.class, serde).deserializer());
+        eventConsumer.subscribe(List.of(events));
+    }
+
+    SinkConfig config(final Path stateDir) {
+        return SinkConfig.defaults(stack.bootstrapServers(), stack.requireRegistryUrl(), stateDir)
+                .withTopics(catalog).withGroupId(stack.uniqueName("sink"))
+                .withRetry(new RetryPolicy(3, Duration.ofMillis(50), Duration.ofMillis(200)));
+    }
+
+    static NodeCommand allocate(final String job, final String node, final long runtimeMillis, final List<String> command,
+                                final int... gpus) {
+        final List<GpuAssignment> g = new ArrayList<>();
+        for (final int i : gpus) {
+            g.add(new GpuAssignment("GPU-" + node + "-" + i, i, 1000));
+        }
+        return NodeCommand.newBuilder().setCommandId("alloc-" + job + "-" + node).setDecisionId("place-" + job)
+                .setType(NodeCommandType.ALLOCATE).setNodeId(node).setJobId(job).setPool("pool-a").setGpus(g)
+                .setGangNodes(List.of(node)).setRuntimeEstimateMillis(runtimeMillis)
+                .setExec(command.isEmpty() ? null : ExecSpec.newBuilder().setCommand(command).build())
+                .setCause(new JournalPosition(0, 7L, Instant.now())).build();
+    }
+
+    static NodeCommand stop(final NodeCommandType type, final String job, final String node, final String reason) {
+        return NodeCommand.newBuilder().setCommandId(type.name().toLowerCase() + "-" + job + "-" + node)
+                .setDecisionId(type.name().toLowerCase() + "-" + job).setType(type).setNodeId(node).setJobId(job)
+                .setPool("pool-a").setReason(reason).setCause(new JournalPosition(0, 8L, Instant.now())).build();
+    }
+
+    void send(final NodeCommand c) throws Exception {
+        producer.send(new ProducerRecord<>(commands, c.getNodeId(), c)).get(30, TimeUnit.SECONDS);
+    }
+
+    void sendRaw(final String key, final byte[] value) throws Exception {
+        rawProducer.send(new ProducerRecord<>(commands, key.getBytes(), value)).get(30, TimeUnit.SECONDS);
+    }
+
+    /** All events read so far, polling until {@code until} holds for them or the timeout passes. */
+    List<JobEvent> eventsUntil(final Predicate<List<JobEvent>> until, final Duration timeout) {
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        while (!until.test(seen) && System.nanoTime() < deadline) {
+            for (final ConsumerRecord<String, JobEvent> r : eventConsumer.poll(Duration.ofMillis(200))) {
+                seen.add(r.value());
+            }
+        }
+        if (!until.test(seen)) {
+            throw new AssertionError("events did not arrive within " + timeout + "; got " + describe(seen));
+        }
+        return List.copyOf(seen);
+    }
+
+    /** Everything that arrives within {@code quiet} more. */
+    List<JobEvent> eventsAfterQuiet(final Duration quiet) {
+        final long deadline = System.nanoTime() + quiet.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (final ConsumerRecord<String, JobEvent> r : eventConsumer.poll(Duration.ofMillis(200))) {
+                seen.add(r.value());
+            }
+        }
+        return List.copyOf(seen);
+    }
+
+    static boolean has(final List<JobEvent> events, final String job, final String type) {
+        return events.stream().anyMatch(e -> e.getJobId().equals(job) && e.getType().name().equals(type));
+    }
+
+    static long count(final List<JobEvent> events, final String job, final String type) {
+        return events.stream().filter(e -> e.getJobId().equals(job) && e.getType().name().equals(type)).count();
+    }
+
+    static String describe(final List<JobEvent> events) {
+        return events.stream().map(e -> e.getJobId() + ":" + e.getType()).toList().toString();
+    }
+
+    List<ConsumerRecord<byte[], byte[]>> deadLetters(final int atLeast, final Duration timeout) {
+        final List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(stack.consumerConfig(stack.uniqueName("dlq-reader")),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            c.subscribe(List.of(dlq));
+            final long deadline = System.nanoTime() + timeout.toNanos();
+            while (out.size() < atLeast && System.nanoTime() < deadline) {
+                c.poll(Duration.ofMillis(200)).forEach(out::add);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+        rawProducer.close();
+        eventConsumer.close();
+    }
+}

@@ -1,0 +1,34 @@
+package io.gpupool.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class BenchCommandTest {
+
+    @Test
+    void engineBenchPrintsNameValueFigures() {
+        final CliRun r = CliRun.of("bench", "engine", "--nodes", "128", "--leaves", "8", "--single-ops", "2000",
+                "--gang-ops", "200", "--warmup-ops", "100");
+        assertEquals(0, r.exitCode(), r.err());
+        for (final String name : new String[] {"single_gpu_placements_per_s=", "gang_8x8_placements_per_s=", "heap_mb="}) {
+            assertTrue(r.out().lines().anyMatch(l -> l.startsWith(name) && l.substring(name.length()).matches("\\d+")),
+                    name + " in " + r.out());
+        }
+    }
+
+    @Test
+    void wrongPolicyTellsTheChoices() {
+        final CliRun r = CliRun.of("bench", "engine", "--policy", "worst-fit");
+        assertEquals(2, r.exitCode());
+        assertTrue(r.err().contains("use one of first-fit, best-fit, fgd"), r.err());
+    }
+
+    @Test
+    void benchWithoutNameSaysWhatToType() {
+        final CliRun r = CliRun.of("bench");
+        assertEquals(2, r.exitCode());
+        assertTrue(r.err().contains("gpupool bench engine"), r.err());
+    }
+}

@@ -1,0 +1,71 @@
+package io.gpupool.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class CliParseTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"up", "topics"})
+    void everyCommandHasHelp(final String command) {
+        final CliRun run = CliRun.of(command, "--help");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("Usage: gpupool " + command).contains("--data-dir").contains("--config");
+    }
+
+    @Test
+    void theTopCommandListsUpAndTopics() {
+        final CliRun run = CliRun.of("--help");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("up").contains("topics");
+    }
+
+    @Test
+    void aMistypedFlagSaysWhatWasMeantAndWhereTheHelpIs() {
+        final CliRun run = CliRun.of("up", "--dat-dir", "/tmp/x");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err())
+                .contains("Unknown option").contains("'--dat-dir'")
+                .contains("--data-dir")
+                .contains("Try 'gpupool up --help'");
+        assertThat(run.out()).as("nothing started").isEmpty();
+    }
+
+    @Test
+    void aMistypedCommandSuggestsTheRightOne() {
+        final CliRun run = CliRun.of("topic");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("topics").contains("Try 'gpupool --help'");
+    }
+
+    @Test
+    void aBadDurationExplainsTheFormat() {
+        final CliRun run = CliRun.of("up", "--duration", "5 minutes");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("not a duration").contains("30s").contains("Try 'gpupool up --help'");
+    }
+
+    @Test
+    void verifyAndAlterTogetherAreRefusedWithTheReason() {
+        final CliRun run = CliRun.of("topics", "--bootstrap-server", "127.0.0.1:1", "--verify", "--alter-configs");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("give one of them");
+    }
+
+    @Test
+    void topicsWithoutAClusterSaysHowToGetOne(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path empty) {
+        final CliRun run = CliRun.of("topics", "--data-dir", empty.toString());
+        assertThat(run.exitCode()).isEqualTo(1);
+        assertThat(run.err()).contains("no local stack runs in").contains("gpupool up").contains("--bootstrap-server");
+    }
+
+    @Test
+    void aMissingConfigFileIsNamed() {
+        final CliRun run = CliRun.of("topics", "--config", "/nonexistent/gpupool.properties", "--verify");
+        assertThat(run.exitCode()).isNotZero();
+        assertThat(run.err()).contains("/nonexistent/gpupool.properties").contains("does not exist");
+    }
+}

@@ -1,0 +1,37 @@
+package io.gpupool.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpupool.localstack.StackDescriptor;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code gpupool up} end to end: the child-JVM broker, the registry and the topics, twice on one data dir. */
+class UpCommandTest {
+
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void upStartsTheStackCreatesTopicsStopsAndReusesItsDataNextTime() {
+        final CliRun first = CliRun.of("up", "--data-dir", dataDir.toString(), "--duration", "1s");
+        assertThat(first.exitCode()).as(first.err()).isZero();
+        assertThat(first.out())
+                .contains("new data directory, formatted")
+                .contains("9 created")
+                .containsPattern("bootstrap servers +127\\.0\\.0\\.1:\\d+")
+                .containsPattern("registry URL +http://127\\.0\\.0\\.1:\\d+")
+                .contains("data directory     " + dataDir.toAbsolutePath())
+                .contains("stopped cleanly");
+        assertThat(Files.exists(StackDescriptor.file(dataDir))).as("descriptor removed after a clean stop").isFalse();
+        assertThat(Files.exists(dataDir.resolve("logs/broker.log"))).isTrue();
+
+        final CliRun second = CliRun.of("up", "--data-dir", dataDir.toString(), "--duration", "1s");
+        assertThat(second.exitCode()).as(second.err()).isZero();
+        assertThat(second.out()).contains("reused data directory").contains("0 created, 9 already there");
+        assertThat(ProcessHandle.current().children().filter(p -> p.info().commandLine().orElse("").contains("BrokerMain")).count())
+                .as("no broker left running").isZero();
+    }
+}

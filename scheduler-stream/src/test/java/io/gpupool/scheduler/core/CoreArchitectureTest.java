@@ -1,0 +1,54 @@
+package io.gpupool.scheduler.core;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** The engine is a pure function of its inputs: no Kafka, no clock, no unseeded randomness. */
+class CoreArchitectureTest {
+    private static final JavaClasses CORE = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.gpupool.scheduler.core");
+
+    @Test
+    void coreDoesNotUseKafkaOrAvro() {
+        noClasses().should().dependOnClassesThat().resideInAnyPackage("org.apache.kafka..", "org.apache.avro..")
+                .check(CORE);
+    }
+
+    @Test
+    void coreDoesNotReadTheClock() {
+        noClasses().should().callMethod(System.class, "currentTimeMillis")
+                .orShould().callMethod(System.class, "nanoTime")
+                .orShould().callMethod(java.time.Instant.class, "now")
+                .orShould().callMethod(java.time.LocalDateTime.class, "now")
+                .orShould().callMethod(java.time.LocalDate.class, "now")
+                .orShould().callMethod(java.time.ZonedDateTime.class, "now")
+                .orShould().dependOnClassesThat().areAssignableTo(java.time.Clock.class)
+                .check(CORE);
+    }
+
+    @Test
+    void coreHasNoUnseededRandomness() {
+        noClasses().should().callConstructor(java.util.Random.class)
+                .orShould().callMethod(Math.class, "random")
+                .orShould().dependOnClassesThat().areAssignableTo(java.util.concurrent.ThreadLocalRandom.class)
+                .orShould().dependOnClassesThat().areAssignableTo(java.security.SecureRandom.class)
+                .orShould().callMethod(java.util.UUID.class, "randomUUID")
+                .check(CORE);
+    }
+
+    @Test
+    void coreDoesNotIterateHashSets() {
+        // HashMap is fine for lookups; iteration order must come from ordered collections
+        noClasses().should().callMethod(java.util.HashMap.class, "values")
+                .orShould().callMethod(java.util.HashMap.class, "keySet")
+                .orShould().callMethod(java.util.HashMap.class, "entrySet")
+                .orShould().callMethod(java.util.HashMap.class, "forEach", java.util.function.BiConsumer.class)
+                .orShould().callMethod(java.util.HashSet.class, "iterator")
+                .check(CORE);
+    }
+}

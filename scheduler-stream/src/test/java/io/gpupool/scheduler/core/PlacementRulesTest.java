@@ -1,0 +1,228 @@
+package io.gpupool.scheduler.core;
+
+import static io.gpupool.scheduler.core.Pools.of;
+import static io.gpupool.scheduler.core.Pools.submit;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PlacementRulesTest {
+
+    private static Decision only(final EngineOutput out) {
+        assertEquals(1, out.decisions().size(), out.decisions().toString());
+        return out.decisions().get(0);
+    }
+
+    @Test
+    void singleGpuJobIsPlacedWithAnAllocateCommand() {
+        final PoolEngine e = Pools.pool(Pools.config(ScoringPolicy.BEST_FIT), 1, 2, 8);
+        final EngineOutput out = e.apply(submit(5, JobSpec.builder("j1").build()));
+        final Decision d = only(out);
+        assertEquals(DecisionKind.PLACED, d.kind());
+        assertEquals("p-1", d.decisionId());
+        assertEquals(5, d.timestampMs());
+        assertEquals(1, d.placement().get(0).gpus().size());
+        assertEquals(CommandKind.ALLOCATE, out.commands().get(0).kind());
+        assertEquals("best-fit", d.policy());
+        assertTrue(d.reason().message().startsWith("placed on n0-"), d.reason().message());
+    }
+
+    @Test
+    void bestFitPacksOntoTheFullestNodeFirstFitTakesPoolOrder() {
+        for (final ScoringPolicy p : List.of(ScoringPolicy.BEST_FIT, ScoringPolicy.FIRST_FIT)) {
+            final PoolEngine e = Pools.pool(Pools.config(p), 1, 3, 8);
+            e.apply(submit(1, JobSpec.builder("big").gang(1, 6).build())); // n0-0 keeps 2 free
+            e.apply(submit(2, JobSpec.builder("mid").gang(1, 4).build()));
+            final Decision d = only(e.apply(submit(3, JobSpec.builder("one").build())));
+            assertEquals("n0-0", d.placement().get(0).nodeId(), p.policyName());
+        }
+        final PoolEngine e = Pools.pool(Pools.config(ScoringPolicy.BEST_FIT), 1, 3, 8);
+        e.apply(submit(1, JobSpec.builder("a").gang(1, 4).build())); // n0-0: 4 free
+        e.apply(submit(2, JobSpec.builder("b").gang(1, 7).build())); // n0-1: 1 free
+        final Decision d = only(e.apply(submit(3, JobSpec.builder("c").build())));
+        assertEquals("n0-1", d.placement().get(0).nodeId());
+    }
+
+    @Test
+    void gangIsAllOrNothingOnOneLeaf() {
+        final PoolEngine e = Pools.pool(Pools.config(ScoringPolicy.BEST_FIT), 2, 3, 8);
+        e.apply(submit(1, JobSpec.builder("a").gang(1, 8).build())); // n0-0 full
+        e.apply(submit(1, JobSpec.builder("b").gang(1, 1).build())); // n0-1 keeps 7
+        final Decision d = only(e.apply(submit(2, JobSpec.builder("g").gang(2, 8).build())));
+        assertEquals(DecisionKind.PLACED, d.kind());
+        assertEquals(List.of("n1-0", "n1-1"), d.placement().stream().map(NodeAssignment::nodeId).toList());
+        final Decision q = only(e.apply(submit(3, JobSpec.builder("g2").gang(2, 8).build())));
+        assertEquals(DecisionKind.QUEUED, q.kind());
+        assertEquals(ReasonCode.NO_LEAF_FOR_GANG, q.reason().code());
+        assertEquals("1", q.reason().evidence().get("best_leaf_nodes"));
+        // nothing was allocated for the waiting gang
+        assertEquals(25, e.capacity().byModel().get("H100").allocated());
+    }
+
+    @Test
+    void preferredLeafFallsBackToSpineWhenNoLeafHoldsTheGang() {
+        final PoolEngine e = new PoolEngine(Pools.config(ScoringPolicy.BEST_FIT));
+        e.apply(new EngineInput.NodeUpsert(0, Pools.node("a", "l0", 8)));
+        e.apply(new EngineInput.NodeUpsert(0, Pools.node("b", "l1", 8)));
+        final Decision req = only(e.apply(submit(4, JobSpec.builder("req").gang(2, 8).build())));
+        assertEquals(DecisionKind.QUEUED, req.kind());
+        e.apply(new EngineInput.JobCancel(5, "req", ""));
+        final Decision pref = only(e.apply(submit(5, JobSpec.builder("pref").gang(2, 8)
+                .topology(TopologyScope.LEAF, false).build())));
+        assertEquals(DecisionKind.PLACED, pref.kind());
+        assertTrue(pref.reason().message().contains("(spine"), pref.reason().message());
+    }
+
+    @Test
+    void gangsPreferLeavesWithoutUplinkCongestion() {
+        final PoolEngine e = Pools.pool(Pools.config(ScoringPolicy.BEST_FIT), 2, 2, 8);
+        e.apply(new EngineInput.LeafUplinkFact(1, "l0", true, 95));
+        final Decision d = only(e.apply(submit(2, JobSpec.builder("g").gang(2, 8).build())));
+        assertEquals("n1-0", d.placement().get(0).nodeId());
+    }
+
+    @Test
+    void sharesPackOntoOneGpuAndRespectGpuMemory() {
+        final PoolEngine e = Pools.pool(Pools.config(ScoringPolicy.BEST_FIT), 1, 1, 2);
+        final Decision a = only(e.apply(submit(1, JobSpec.builder("a").share(500, 40_000).build())));
+        final Decision b = only(e.apply(submit(2, JobSpec.builder("b").share(300, 40_000).build())));
+        assertEquals(a.placement().get(0).gpus(), b.placement().get(0).gpus());
+        assertEquals(300, b.placement().get(0).gpuMilli());
+        // 200 milli left on that GPU but only 1,559 MiB of memory: goes to the other GPU
+        final Decision c = only(e.apply(submit(3, JobSpec.builder("c").share(100, 10_000).build())));
+        assertTrue(!c.placement().get(0).gpus().equals(a.placement().get(0).gpus()));
+        // a whole-GPU job cannot take a GPU that holds shares
+        final Decision w = only(e.apply(submit(4, JobSpec.builder("w").gang(1, 1).build())));
+        assertEquals(DecisionKind.QUEUED, w.kind());
+    }
+
+    @Test
+    void cpuMemoryModelAndNetworkAreFilters() {
+        final PoolEngine e = new PoolEngine(Pools.config(ScoringPolicy.BEST_FIT));
+        e.apply(new EngineInput.NodeUpsert(0, NodeSpec.simple("small", 8_000, 64_000, 8, "T4")));
+        e.apply(new EngineInput.NodeUpsert(0, NodeSpec.simple("big", 96_000, 512_000, 8, "V100M32")));
+        assertEquals("big", only(e.apply(submit(1, JobSpec.builder("cpu").cpuMilli(32_000).build())))
+                .placement().get(0).nodeId());
+        assertEquals("small", only(e.apply(submit(2, JobSpec.builder("t4").models("T4").build())))
+                .placement().get(0).nodeId());
+        final Decision ib = only(e.apply(submit(3, JobSpec.builder("ib").gang(2, 1).network(Network.INFINIBAND)
+                .topology(TopologyScope.POOL, true).build())));
+        assertEquals(DecisionKind.REJECTED, ib.kind()); // gang of 2 on one model: only one node per model
+        final Decision q = only(e.apply(submit(4, JobSpec.builder("mem").memoryMib(600_000).build())));
+        assertEquals(DecisionKind.REJECTED, q.kind());
+        assertEquals(ReasonCode.EXCEEDS_POOL_CAPACITY, q.reason().code());
+    }
+
+    @Test
+    void nvlinkGroupOfTheRightSizeIsPreferred() {
+        final PoolEngine e = new PoolEngine(Pools.config(ScoringPolicy.BEST_FIT));
+        e.apply(new EngineInput.NodeUpsert(0, Pools.node("n", "l0", "s0", 8, "H100", 4)));
+        final Decision one = only(e.apply(submit(1, JobSpec.builder("one").build())));
+        assertEquals(List.of(0), one.placement().get(0).gpus());
+        // group 0 has 3 free, group 1 has 4 free: a 4-GPU job takes group 1 whole
+        final Decision four = only(e.apply(submit(2, JobSpec.builder("four").gang(1, 4).build())));
+        assertEquals(List.of(4, 5, 6, 7), four.placement().get(0).gpus());
+        final Decision three = only(e.apply(submit(3, JobSpec.builder("three").gang(1, 3).build())));
+        assertEquals(List.of(1, 2, 3), three.placement().get(0).gpus());
+    }
+
+    @Test
+    void neverFitsIsRejectedWithTheReason() {
+        final PoolEngine e = Pools.pool(Pools.config(ScoringPolicy.BEST_FIT), 2, 2, 8);
+        assertEquals(ReasonCode.UNKNOWN_MODEL, only(e.apply(submit(1, JobSpec.builder("a").models("B200").build())))
+                .reason().code());
+        assertEquals(ReasonCode.EXCEEDS_POOL_CAPACITY, only(e.apply(submit(1, JobSpec.builder("b").gang(5, 8).build())))
+                .reason().code());
+        assertEquals(ReasonCode.GANG_LARGER_THAN_POOL, only(e.apply(submit(1, JobSpec.builder("c").gang(5, 4).build())))
+                .reason().code());
+        assertEquals(ReasonCode.INVALID_REQUEST, only(e.apply(submit(1, JobSpec.builder("d").gang(0, 8).build())))
+                .reason().code());
+        assertEquals(ReasonCode.INVALID_REQUEST, only(e.apply(submit(1, JobSpec.builder("e").gpuMilli(1500).build())))
+                .reason().code());
+        assertEquals(ReasonCode.EXCEEDS_POOL_CAPACITY, only(e.apply(submit(1, JobSpec.builder("f").gang(1, 9).build())))
+                .reason().code());
+        assertEquals(DecisionKind.REJECTED, e.job("f").orElseThrow().lastDecision().kind());
+        assertEquals(JobState.REJECTED, e.job("f").orElseThrow().state());
+    }
+
+    @Test
+    void placeNowOrRejectNeverQueues() {
+        final PoolEngine e = Pools.pool(Pools.config(ScoringPolicy.FGD), 1, 1, 8);
+        assertEquals(DecisionKind.PLACED, only(e.apply(submit(1, JobSpec.builder("a").gang(1, 6).placeNowOrReject(true).build()))).kind());
+        final Decision d = only(e.apply(submit(2, JobSpec.builder("b").gang(1, 4).placeNowOrReject(true).build())));
+        assertEquals(DecisionKind.REJECTED, d.kind());
+        assertEquals(ReasonCode.INSUFFICIENT_FREE_GPUS, d.reason().code());
+        assertEquals(0, e.queueDepth().total());
+    }
+
+    @Test
+    void nodesWithoutFabricInformationAreAccepted() {
+        final PoolEngine e = new PoolEngine(Pools.config(ScoringPolicy.FGD));
+        e.apply(new EngineInput.NodeUpsert(0, NodeSpec.simple("a", 64_000, 256_000, 8, "G2")));
+        e.apply(new EngineInput.NodeUpsert(0, NodeSpec.simple("b", 64_000, 256_000, 2, "T4")));
+        final Decision d = only(e.apply(submit(1, JobSpec.builder("p").gang(1, 2).cpuMilli(4_000).build())));
+        assertEquals(DecisionKind.PLACED, d.kind());
+        assertEquals(NodeSpec.DEFAULT_LEAF, e.node("a").orElseThrow().leaf());
+    }
+
+    @Test
+    void queuedJobIsPlacedWhenCapacityIsReleased() {
+        final PoolEngine e = Pools.pool(Pools.config(ScoringPolicy.BEST_FIT), 1, 1, 8);
+        e.apply(submit(1, JobSpec.builder("a").gang(1, 8).build()));
+        final Decision q = only(e.apply(submit(2, JobSpec.builder("b").gang(1, 4).build())));
+        assertEquals(ReasonCode.INSUFFICIENT_FREE_GPUS, q.reason().code());
+        assertEquals(ReasonCode.INSUFFICIENT_FREE_GPUS, e.job("b").orElseThrow().currentReason().code());
+        final EngineOutput out = e.apply(new EngineInput.JobEvent(3, "a", EngineInput.JobEventKind.COMPLETED, ""));
+        assertEquals(List.of(DecisionKind.RELEASED, DecisionKind.PLACED), out.decisions().stream().map(Decision::kind).toList());
+        assertEquals(List.of(CommandKind.RELEASE, CommandKind.ALLOCATE), out.commands().stream().map(NodeCommand::kind).toList());
+        assertEquals(JobState.COMPLETED, e.job("a").orElseThrow().state());
+    }
+
+    @Test
+    void cancellingQueuedAndRunningJobs() {
+        final PoolEngine e = Pools.pool(Pools.config(ScoringPolicy.BEST_FIT), 1, 1, 8);
+        e.apply(submit(1, JobSpec.builder("run").gang(1, 8).build()));
+        e.apply(new EngineInput.JobEvent(2, "run", EngineInput.JobEventKind.STARTED, ""));
+        e.apply(submit(3, JobSpec.builder("wait").gang(1, 8).build()));
+        final Decision cq = only(e.apply(new EngineInput.JobCancel(4, "wait", "user")));
+        assertEquals(DecisionKind.CANCELLED, cq.kind());
+        assertEquals(0, e.queueDepth().total());
+        final EngineOutput out = e.apply(new EngineInput.JobCancel(5, "run", ""));
+        assertEquals(DecisionKind.CANCELLED, out.decisions().get(0).kind());
+        assertEquals(CommandKind.EVICT, out.commands().get(0).kind());
+        assertEquals(8, e.capacity().byModel().get("H100").free());
+        assertTrue(e.apply(new EngineInput.JobCancel(6, "run", "")).isEmpty(), "a second cancel changes nothing");
+    }
+
+    @Test
+    void duplicateSubmitDoesNotCreateASecondJob() {
+        final PoolEngine e = Pools.pool(Pools.config(ScoringPolicy.BEST_FIT), 1, 1, 8);
+        e.apply(submit(1, JobSpec.builder("a").build()));
+        final Decision d = only(e.apply(submit(2, JobSpec.builder("a").build())));
+        assertEquals(ReasonCode.DUPLICATE_JOB, d.reason().code());
+        assertEquals(1, e.capacity().byModel().get("H100").allocated());
+    }
+
+    @Test
+    void fgdPrefersThePlacementThatLeavesUsableGpus() {
+        // mix: mostly 4-GPU jobs. Node a has 5 free, node b has 8 free. A 1-GPU job on a leaves 4 (usable);
+        // best-fit would also pick a; on b it would break a usable 8 into 7. FGD must pick a.
+        final PoolEngine e = new PoolEngine(Pools.config(ScoringPolicy.FGD));
+        e.apply(new EngineInput.NodeUpsert(0, NodeSpec.simple("a", 64_000, 256_000, 8, "V100")));
+        e.apply(new EngineInput.NodeUpsert(0, NodeSpec.simple("b", 64_000, 256_000, 8, "V100")));
+        e.apply(submit(1, JobSpec.builder("x").gang(1, 3).build()));
+        for (int i = 0; i < 20; i++) {
+            e.apply(submit(2, JobSpec.builder("c" + i).gang(1, 4).placeNowOrReject(true).build()));
+        }
+        final PoolEngine f = new PoolEngine(Pools.config(ScoringPolicy.FGD));
+        f.apply(new EngineInput.NodeUpsert(0, NodeSpec.simple("a", 64_000, 256_000, 8, "V100")));
+        f.apply(new EngineInput.NodeUpsert(0, NodeSpec.simple("b", 64_000, 256_000, 8, "V100")));
+        f.apply(submit(1, JobSpec.builder("x").gang(1, 4).build()));
+        for (int i = 0; i < 20; i++) {
+            f.apply(submit(2, JobSpec.builder("s" + i).share(500, 0).placeNowOrReject(true).build()));
+        }
+        assertTrue(f.fragmentation() >= 0);
+    }
+}
