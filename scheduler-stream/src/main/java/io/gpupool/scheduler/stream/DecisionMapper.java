@@ -44,7 +44,9 @@ final class DecisionMapper {
     static PlacementDecision decision(final String pool, final Decision d, final EngineOutput out,
                                       final PoolEngine engine, final GpuUuids uuids, final JournalPosition cause) {
         final List<Evidence> evidence = new ArrayList<>();
-        for (final Map.Entry<String, String> e : d.reason().evidence().entrySet()) {
+        // sorted by subject: the engine may build evidence with Map.of, whose iteration order differs
+        // between JVM runs, and a replay must give the same bytes in any JVM
+        for (final Map.Entry<String, String> e : new java.util.TreeMap<>(d.reason().evidence()).entrySet()) {
             evidence.add(new Evidence(e.getKey(), e.getValue()));
         }
         final List<io.gpupool.avro.NodeAssignment> assignments = new ArrayList<>();

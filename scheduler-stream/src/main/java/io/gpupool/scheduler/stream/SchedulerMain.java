@@ -11,7 +11,7 @@ import java.util.concurrent.CountDownLatch;
 /**
  * Runs the scheduler in a JVM of its own (what the crash tests kill with SIGKILL), without the CLI:
  * {@code --bootstrap H:P --registry URL --state-dir DIR [--app-id ID] [--http-port N]
- * [--snapshot-every N] [--tick-ms N]}. Prints {@code READY <http port>} once Streams is RUNNING.
+ * [--snapshot-every N] [--tick-ms N] [--gpupool.topic.ID.name NAME ...] [--kafka.CLIENT_SETTING VALUE ...]}. Prints {@code READY <http port>} once Streams is RUNNING.
  */
 public final class SchedulerMain {
     private SchedulerMain() {
@@ -26,7 +26,7 @@ public final class SchedulerMain {
             a.put(args[i].substring(2), args[i + 1]);
         }
         final SchedulerOptions o = new SchedulerOptions(a.getOrDefault("app-id", SchedulerOptions.DEFAULT_APPLICATION_ID),
-                required(a, "bootstrap"), required(a, "registry"), new Properties(), false,
+                required(a, "bootstrap"), required(a, "registry"), kafkaSettings(a), false,
                 Path.of(required(a, "state-dir")), "127.0.0.1", Integer.parseInt(a.getOrDefault("http-port", "0")),
                 Map.of(), Integer.parseInt(a.getOrDefault("snapshot-every", "" + SchedulerOptions.DEFAULT_SNAPSHOT_EVERY)),
                 Long.parseLong(a.getOrDefault("tick-ms", "" + SchedulerOptions.DEFAULT_TICK_INTERVAL_MS)),
@@ -54,6 +54,17 @@ public final class SchedulerMain {
             }
         });
         return m;
+    }
+
+    /** {@code --kafka.session.timeout.ms 6000} -> session.timeout.ms=6000 (client settings on top of the profile). */
+    private static Properties kafkaSettings(final Map<String, String> a) {
+        final Properties p = new Properties();
+        a.forEach((k, v) -> {
+            if (k.startsWith("kafka.")) {
+                p.put(k.substring("kafka.".length()), v);
+            }
+        });
+        return p;
     }
 
     private static String required(final Map<String, String> a, final String key) {
