@@ -16,6 +16,7 @@ import picocli.CommandLine.Option;
         description = "Benchmarks; each prints its figures as name=value lines on stdout.",
         subcommands = {
             BenchCommand.Engine.class,
+            BenchPipelineCommand.class,
         })
 public final class BenchCommand implements Runnable {
 

@@ -17,6 +17,9 @@ import picocli.CommandLine.Command;
             UpCommand.class,
             TopicsCommand.class,
             CollectorCommand.class,
+            SchedulerCommand.class,
+            QueueCommand.class,
+            ExplainCommand.class,
         })
 public final class Gpupool implements Runnable {
 
