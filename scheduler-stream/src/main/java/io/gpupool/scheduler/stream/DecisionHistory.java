@@ -44,22 +44,32 @@ public final class DecisionHistory {
         return out;
     }
 
+    /** Appends without decoding what is there: only the length prefixes are walked, to drop the oldest. */
     static byte[] append(final byte[] value, final PlacementDecision d) {
-        final List<PlacementDecision> all = read(value);
-        all.add(d);
-        final ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+        final ByteArrayOutputStream one = new ByteArrayOutputStream(256);
         try {
-            for (final PlacementDecision p : all.subList(Math.max(0, all.size() - KEPT), all.size())) {
-                final ByteArrayOutputStream one = new ByteArrayOutputStream(256);
-                final BinaryEncoder enc = EncoderFactory.get().binaryEncoder(one, null);
-                WRITER.write(p, enc);
-                enc.flush();
-                out.write(ByteBuffer.allocate(4).putInt(one.size()).array());
-                one.writeTo(out);
-            }
+            final BinaryEncoder enc = EncoderFactory.get().binaryEncoder(one, null);
+            WRITER.write(d, enc);
+            enc.flush();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return out.toByteArray();
+        int from = 0;
+        if (value != null) {
+            int count = 0;
+            for (int at = 0; at + 4 <= value.length; at += 4 + ByteBuffer.wrap(value, at, 4).getInt()) {
+                count++;
+            }
+            for (int drop = count - (KEPT - 1); drop > 0; drop--) {
+                from += 4 + ByteBuffer.wrap(value, from, 4).getInt();
+            }
+        }
+        final int keep = value == null ? 0 : value.length - from;
+        final ByteBuffer out = ByteBuffer.allocate(keep + 4 + one.size());
+        if (keep > 0) {
+            out.put(value, from, keep);
+        }
+        out.putInt(one.size()).put(one.toByteArray());
+        return out.array();
     }
 }

@@ -77,7 +77,8 @@ final class LinkTelemetryReducer {
                 uplink = Math.max(uplink, Math.min(100, s.getTxBytesPerSec() * 8 / (s.getRateGbps() * 1e9) * 100));
             }
         }
-        node.uplinkPct = uplink;
+        // whole percent: finer changes would rewrite the node's state on every sample for nothing
+        node.uplinkPct = Math.round(uplink);
         return facts;
     }
 

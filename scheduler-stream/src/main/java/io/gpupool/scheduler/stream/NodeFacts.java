@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * What the sequencer remembers about one node between telemetry samples, so that it journals
  * only changes: the inventory it needs (pool, leaf, GPU uuids), the last reported health and
  * utilisation band of each GPU, the derived state and last counters of each fabric port, and
- * when the node last sent telemetry and last got a journal entry. Mutable; owned by one task.
+ * when the node last got a journal entry (staleness itself is the engine's: it times out on heartbeats). Mutable; owned by one task.
  */
 final class NodeFacts {
     /** Health of a GPU as last journaled: "" = healthy, else the '+'-joined condition codes. */
@@ -29,7 +29,6 @@ final class NodeFacts {
     /** Critical Xid seen on a GPU, 0 = none; sticky until the node's inventory is published again (reset). */
     final List<Integer> stickyXid = new ArrayList<>();
     final Map<String, PortFacts> ports = new TreeMap<>();
-    long lastTelemetryMs = -1;
     long lastJournalMs = -1;
     /** Highest uplink utilisation of the node's ports in percent, -1 = unknown. */
     double uplinkPct = -1;
@@ -66,7 +65,7 @@ final class NodeFacts {
     byte[] toBytes() {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream(128 + 64 * gpuUuids.size());
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(1); // format version
+            out.writeByte(2); // format version
             out.writeUTF(pool);
             out.writeUTF(leaf == null ? "" : leaf);
             out.writeUTF(spine == null ? "" : spine);
@@ -91,7 +90,6 @@ final class NodeFacts {
                     out.writeLong(t);
                 }
             }
-            out.writeLong(lastTelemetryMs);
             out.writeLong(lastJournalMs);
             out.writeDouble(uplinkPct);
         } catch (IOException e) {
@@ -104,7 +102,7 @@ final class NodeFacts {
         final NodeFacts f = new NodeFacts();
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
             final int version = in.readByte();
-            if (version != 1) {
+            if (version != 2) {
                 throw new IllegalStateException("node facts format " + version + " is not known");
             }
             f.pool = in.readUTF();
@@ -132,7 +130,6 @@ final class NodeFacts {
                 }
                 f.ports.put(key, p);
             }
-            f.lastTelemetryMs = in.readLong();
             f.lastJournalMs = in.readLong();
             f.uplinkPct = in.readDouble();
         } catch (IOException e) {

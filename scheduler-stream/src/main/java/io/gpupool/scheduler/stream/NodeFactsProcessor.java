@@ -52,6 +52,13 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
     /** Derived from the node store at init: leaf -> node -> uplink utilisation, and the pools known. */
     private final Map<String, Map<String, Double>> uplinkByLeaf = new HashMap<>();
     private final TreeSet<String> pools = new TreeSet<>();
+    /**
+     * The node store in memory (loaded at init; a task that fails is closed and re-initialised, so it
+     * never outlives the store's committed state), with the bytes last written: most samples change
+     * nothing, and then nothing is written (no store write, no changelog record).
+     */
+    private final Map<String, NodeFacts> cache = new HashMap<>();
+    private final Map<String, byte[]> written = new HashMap<>();
 
     NodeFactsProcessor(final TopicNames topics, final TelemetryRules rules, final long tickIntervalMs,
                        final SchedulerMetrics metrics, final Codecs codecs) {
@@ -75,6 +82,8 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
             while (it.hasNext()) {
                 final KeyValue<String, byte[]> kv = it.next();
                 final NodeFacts f = NodeFacts.fromBytes(kv.value);
+                cache.put(kv.key, f);
+                written.put(kv.key, kv.value);
                 pools.add(f.pool);
                 trackUplink(kv.key, f);
             }
@@ -119,13 +128,14 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
     }
 
     private void inventory(final String nodeId, final Record<byte[], byte[]> record, final RecordMetadata where) {
-        final byte[] old = nodes.get(nodeId);
-        final NodeFacts before = old == null ? null : NodeFacts.fromBytes(old);
+        final NodeFacts before = cache.get(nodeId);
         if (record.value() == null) {
             if (before != null) {
                 journal(before.pool, record, where, InventoryChange.newBuilder().setNodeId(nodeId).setRemoved(true)
                         .setInventory(null).build(), "inventory");
                 nodes.delete(nodeId);
+                cache.remove(nodeId);
+                written.remove(nodeId);
                 untrackUplink(nodeId, before);
             }
             return;
@@ -154,7 +164,7 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
         journal(f.pool, record, where, InventoryChange.newBuilder().setNodeId(nodeId).setRemoved(false)
                 .setInventory(inv).build(), "inventory");
         f.lastJournalMs = record.timestamp();
-        nodes.put(nodeId, f.toBytes());
+        save(nodeId, f);
         trackUplink(nodeId, f);
     }
 
@@ -209,26 +219,34 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
             metrics.telemetryDropped(topicOf(where), "key_mismatch");
             return null;
         }
-        final byte[] bytes = nodes.get(key);
-        if (bytes == null) {
+        final NodeFacts f = cache.get(key);
+        if (f == null) {
             metrics.telemetryDropped(topicOf(where), "unknown_node");
-            return null;
         }
-        return NodeFacts.fromBytes(bytes);
+        return f;
     }
 
     /** Records the telemetry and journals a heartbeat when the node's journal has been quiet too long. */
     private void aliveAndSave(final String nodeId, final NodeFacts f, final Record<byte[], byte[]> record,
                               final RecordMetadata where, final boolean journaled) {
         final long ts = record.timestamp();
-        f.lastTelemetryMs = Math.max(f.lastTelemetryMs, ts);
         if (journaled) {
             f.lastJournalMs = ts;
         } else if (f.lastJournalMs < 0 || ts - f.lastJournalMs >= rules.heartbeatIntervalMs()) {
             journal(f.pool, record, where, Tick.newBuilder().setReason(Journal.HEARTBEAT).build(), "heartbeat");
             f.lastJournalMs = ts;
         }
-        nodes.put(nodeId, f.toBytes());
+        save(nodeId, f);
+    }
+
+    /** Writes the node's state when it differs from what the store holds. */
+    private void save(final String nodeId, final NodeFacts f) {
+        final byte[] now = f.toBytes();
+        if (!java.util.Arrays.equals(now, written.get(nodeId))) {
+            nodes.put(nodeId, now);
+            written.put(nodeId, now);
+        }
+        cache.put(nodeId, f);
     }
 
     /** Re-derives the node's leaf's congestion level; journals it when it moved. */

@@ -132,7 +132,7 @@ public final class PipelineBench {
                 inv.send(new ProducerRecord<>(topics.inventory(), nodeId(n), BenchFabric.node(POOL, n, o.gpusPerNode(), o.leaves())));
             }
             inv.flush();
-            awaitNodes(app.engines(), o.nodes(), progress);
+            awaitGpus(app.engines(), (long) o.nodes() * o.gpusPerNode(), progress);
             decisions.subscribe(List.of(topics.decisions()));
 
             final Thread telemetry = new Thread(() -> telemetry(o, topics, codecs, stop, telemetrySent), "bench-telemetry");
@@ -154,6 +154,7 @@ public final class PipelineBench {
             long firstInWindow = 0;
             long decidedInWindow = 0;
             final long drainUntil = measureTo + 15_000;
+            long target = -1;
             while (System.currentTimeMillis() < drainUntil) {
                 for (final ConsumerRecord<String, PlacementDecision> r : decisions.poll(Duration.ofMillis(20))) {
                     final int seq = seqOf(r.key());
@@ -181,8 +182,13 @@ public final class PipelineBench {
                             .setEventId("done-" + id).setType(JobEventType.COMPLETED).setOccurredAt(Instant.ofEpochMilli(now))
                             .build()));
                 }
-                if (now >= measureTo && latency.count() >= countSent(sentAt, measureFrom, measureTo)) {
-                    break;
+                if (now >= measureTo + 200) {
+                    if (target < 0) {
+                        target = countSent(sentAt, measureFrom, measureTo);
+                    }
+                    if (latency.count() >= target) {
+                        break;
+                    }
                 }
                 if (firstInWindow == 0 && now >= measureFrom) {
                     firstInWindow = now;
@@ -238,24 +244,28 @@ public final class PipelineBench {
 
     private static void telemetry(final PipelineBenchOptions o, final TopicNames topics, final Codecs codecs,
                                   final AtomicBoolean stop, final AtomicLong sent) {
-        try (KafkaProducer<String, GpuSamples> gpu = new KafkaProducer<>(producerConfig(o), new StringSerializer(), codecs.serializer());
-             KafkaProducer<String, LinkSamples> link = new KafkaProducer<>(producerConfig(o), new StringSerializer(), codecs.serializer())) {
-            final List<GpuSamples> g = new ArrayList<>();
-            final List<LinkSamples> l = new ArrayList<>();
-            for (int n = 0; n < o.nodes(); n++) {
-                g.add(BenchFabric.gpuSamples(nodeId(n), o.gpusPerNode(), n));
-                l.add(BenchFabric.linkSamples(nodeId(n)));
-            }
+        // Collectors run on the nodes, not here: each node's readings are encoded once and re-sent with a
+        // fresh record timestamp (the sequencer's stream time), so the bench machine's CPU goes to the pipeline.
+        final org.apache.kafka.common.serialization.Serializer<GpuSamples> gser = codecs.serializer();
+        final org.apache.kafka.common.serialization.Serializer<LinkSamples> lser = codecs.serializer();
+        final List<byte[]> g = new ArrayList<>();
+        final List<byte[]> l = new ArrayList<>();
+        final List<byte[]> keys = new ArrayList<>();
+        for (int n = 0; n < o.nodes(); n++) {
+            g.add(gser.serialize(topics.telemetryGpu(), BenchFabric.gpuSamples(nodeId(n), o.gpusPerNode(), n)));
+            l.add(lser.serialize(topics.telemetryLink(), BenchFabric.linkSamples(nodeId(n))));
+            keys.add(nodeId(n).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(producerConfig(o), new ByteArraySerializer(),
+                new ByteArraySerializer())) {
             final long start = System.currentTimeMillis();
             long slice = 0;
             while (!stop.get()) {
                 // one tenth of the nodes every 100 ms: every node once per second
                 final long now = System.currentTimeMillis();
                 for (int n = (int) (slice % 10); n < o.nodes(); n += 10) {
-                    g.get(n).setSampledAt(Instant.ofEpochMilli(now));
-                    l.get(n).setSampledAt(Instant.ofEpochMilli(now));
-                    gpu.send(new ProducerRecord<>(topics.telemetryGpu(), null, now, nodeId(n), g.get(n)));
-                    link.send(new ProducerRecord<>(topics.telemetryLink(), null, now, nodeId(n), l.get(n)));
+                    p.send(new ProducerRecord<>(topics.telemetryGpu(), null, now, keys.get(n), g.get(n)));
+                    p.send(new ProducerRecord<>(topics.telemetryLink(), null, now, keys.get(n), l.get(n)));
                     sent.addAndGet(2);
                 }
                 slice++;
@@ -315,13 +325,14 @@ public final class PipelineBench {
         }
     }
 
-    private static void awaitNodes(final PoolEngines engines, final int nodes, final PrintStream progress)
+    /** Jobs must not arrive before the whole inventory is in the engine, or they find a small pool and queue. */
+    private static void awaitGpus(final PoolEngines engines, final long gpus, final PrintStream progress)
             throws InterruptedException {
         final long deadline = System.currentTimeMillis() + 120_000;
         while (System.currentTimeMillis() < deadline) {
-            final int known = engines.pool(POOL).map(h -> h.read(e -> e.capacity().byModel().values().stream()
-                    .mapToLong(m -> m.total()).sum())).orElse(0L).intValue();
-            if (known >= nodes) {
+            final long known = engines.pool(POOL).map(h -> h.read(e -> e.capacity().byModel().values().stream()
+                    .mapToLong(m -> m.total()).sum())).orElse(0L);
+            if (known >= gpus) {
                 return;
             }
             Thread.sleep(200);
