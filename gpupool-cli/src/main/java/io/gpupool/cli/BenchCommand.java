@@ -16,11 +16,8 @@ import picocli.CommandLine.Option;
         description = "Benchmarks; each prints its figures as name=value lines on stdout.",
         subcommands = {
             BenchCommand.Engine.class,
-<<<<<<< HEAD
             CollectorBenchCommand.class,
-=======
             BenchPipelineCommand.class,
->>>>>>> stream
         })
 public final class BenchCommand implements Runnable {
 
