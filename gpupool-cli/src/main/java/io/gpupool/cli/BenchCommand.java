@@ -18,6 +18,7 @@ import picocli.CommandLine.Option;
             BenchCommand.Engine.class,
             CollectorBenchCommand.class,
             BenchPipelineCommand.class,
+            BenchAuditCommand.class,
         })
 public final class BenchCommand implements Runnable {
 

@@ -22,11 +22,17 @@ public final class ExplainCommand implements Callable<Integer> {
     @Parameters(paramLabel = "JOB", description = "Job id.")
     String jobId;
 
+    @CommandLine.Mixin
+    ExplainAt history;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
+        if (history.requested()) {
+            return history.run(jobId, endpoint.dataDir, spec.commandLine());
+        }
         final JsonNode j;
         try {
             j = new QueryClient(endpoint.baseUrl()).job(jobId);

@@ -21,6 +21,9 @@ import picocli.CommandLine.Command;
             SchedulerCommand.class,
             QueueCommand.class,
             ExplainCommand.class,
+            AuditCommand.class,
+            ReplayCommand.class,
+            ExportCommand.class,
         })
 public final class Gpupool implements Runnable {
 

@@ -9,7 +9,7 @@ import java.util.Map;
  * included), {@code matched} and {@code divergent} the decisions compared in the audited range.
  */
 public record AuditResult(long replayed, long compared, long matched, long divergent, Divergence firstDivergence,
-                          long violationCount, List<Violation> violations, double seconds,
+                          long violationCount, List<Violation> violations, double seconds, double cpuSeconds,
                           Map<String, Long> startedFromSnapshot) {
 
     public AuditResult {
@@ -23,6 +23,11 @@ public record AuditResult(long replayed, long compared, long matched, long diver
 
     public long entriesPerSecond() {
         return seconds <= 0 ? replayed : Math.round(replayed / seconds);
+    }
+
+    /** Entries per CPU-second of the auditing thread: what one core does when the machine is shared. */
+    public long entriesPerCpuSecond() {
+        return cpuSeconds <= 0 ? replayed : Math.round(replayed / cpuSeconds);
     }
 
     /** The report: where it started, the first divergence, the violations, then the name=value line. */
@@ -40,6 +45,7 @@ public record AuditResult(long replayed, long compared, long matched, long diver
         if (violationCount > violations.size()) {
             out.printf("... and %d more violations%n", violationCount - violations.size());
         }
+        out.printf("seconds=%.3f cpu_seconds=%.3f entries_per_cpu_s=%d%n", seconds, cpuSeconds, entriesPerCpuSecond());
         out.printf("replayed=%d matched=%d divergent=%d violations=%d entries_per_s=%d%n", replayed, matched, divergent,
                 violationCount, entriesPerSecond());
         out.flush();

@@ -10,7 +10,6 @@ import io.gpupool.scheduler.stream.JournalApplier;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -40,6 +39,8 @@ public final class Auditor {
 
     public AuditResult run(final Iterator<JournalRecord> journal, final RecordedDecisions recorded) {
         final long start = System.nanoTime();
+        final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        final long cpuStart = threads.getCurrentThreadCpuTime();
         final JournalApplier applier = JournalApplier.offline();
         final Map<String, PoolEngine> engines = new HashMap<>();
         final Map<String, String> poolOfJob = new HashMap<>();
@@ -78,7 +79,7 @@ public final class Auditor {
             }
             final Applied applied = applier.apply(engine, r.entry(), r.position());
             replayed++;
-            final LinkedHashMap<String, PlacementDecision> mine = recorded.take(r.partition(), r.offset());
+            final Map<String, PlacementDecision> mine = recorded.take(r.partition(), r.offset());
             final boolean inRange = !range.before(r);
             if (inRange) {
                 final long[] span = comparedSpan.computeIfAbsent(r.partition(), p -> new long[] {Long.MAX_VALUE, -1});
@@ -128,7 +129,8 @@ public final class Auditor {
         }
         invariants.finish(engines, poolOfJob);
         final double seconds = (System.nanoTime() - start) / 1e9;
+        final double cpu = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e9;
         return new AuditResult(replayed, compared, matched, divergent, first, invariants.count(),
-                invariants.violations(), seconds, fromSnapshot);
+                invariants.violations(), seconds, cpu, fromSnapshot);
     }
 }

@@ -32,10 +32,10 @@ public final class RecordedDecisions {
     }
 
     /** Removes and returns the decisions caused by one entry (empty map when none). */
-    LinkedHashMap<String, PlacementDecision> take(final int partition, final long offset) {
+    Map<String, PlacementDecision> take(final int partition, final long offset) {
         final Map<Long, LinkedHashMap<String, PlacementDecision>> p = byCause.get(partition);
         final LinkedHashMap<String, PlacementDecision> at = p == null ? null : p.remove(offset);
-        return at == null ? new LinkedHashMap<>() : at;
+        return at == null ? java.util.Collections.emptyMap() : at; // most entries cause no decision: no allocation
     }
 
     /** Decisions not taken yet whose cause lies in [from, to] of a partition, in offset order. */

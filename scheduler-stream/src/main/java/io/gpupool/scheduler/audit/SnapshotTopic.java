@@ -1,14 +1,8 @@
 package io.gpupool.scheduler.audit;
 
 import java.util.Map;
-import java.util.Properties;
-import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.admin.Admin;
+import io.gpupool.topics.TopicSpec;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
  * The compacted topic of engine snapshots. Its name follows the journal's ({@code <journal>.snapshots}),
@@ -34,26 +28,11 @@ public final class SnapshotTopic {
         return pool + "#" + Math.floorMod(generation, KEPT_PER_POOL);
     }
 
-    /** Creates the topic (compacted, one partition per journal partition) when it does not exist. */
-    public static void ensure(final Properties adminConfig, final String journalTopic, final int partitions) {
-        try (Admin a = Admin.create(adminConfig)) {
-            final Set<String> existing = a.listTopics().names().get(60, TimeUnit.SECONDS);
-            final String name = name(journalTopic);
-            if (existing.contains(name)) {
-                return;
-            }
-            final NewTopic t = new NewTopic(name, java.util.Optional.of(partitions), java.util.Optional.empty())
-                    .configs(Map.of("cleanup.policy", "compact"));
-            a.createTopics(java.util.List.of(t)).all().get(60, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException("cannot create snapshot topic for " + journalTopic, e.getCause());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while creating the snapshot topic", e);
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("broker did not answer while creating the snapshot topic", e);
-        }
+    /** The topic to create next to a journal: compacted, with the journal's partitions and replication. */
+    public static NewTopic newTopic(final TopicSpec journal) {
+        final java.util.Optional<Short> rf = journal.replicationFactor() == TopicSpec.BROKER_DEFAULT_REPLICATION
+                ? java.util.Optional.empty() : java.util.Optional.of(journal.replicationFactor());
+        return new NewTopic(name(journal.name()), java.util.Optional.of(journal.partitions()), rf)
+                .configs(Map.of("cleanup.policy", "compact"));
     }
 }

@@ -44,7 +44,10 @@ public final class SyntheticHistory {
     public record Recording(List<JournalRecord> journal, List<PlacementDecision> decisions) {
     }
 
-    private record Pending(long atMs, long seq, String jobId, JobEventType type) {
+    private record Pending(long atMs, long seq, String jobId, JobEventType type, int run) {
+    }
+
+    private record Heal(long atMs, String gpu) {
     }
 
     private SyntheticHistory() {
@@ -60,7 +63,8 @@ public final class SyntheticHistory {
         final PriorityQueue<Pending> pending = new PriorityQueue<>((a, b) -> a.atMs != b.atMs
                 ? Long.compare(a.atMs, b.atMs) : Long.compare(a.seq, b.seq));
         final java.util.Map<String, Long> runtimes = new java.util.HashMap<>();
-        final java.util.Set<String> unhealthy = new java.util.HashSet<>();
+        final java.util.Map<String, Integer> runs = new java.util.HashMap<>();
+        final java.util.ArrayDeque<Heal> heals = new java.util.ArrayDeque<>();
         long t = 1_000;
         long seq = 0;
         int job = 0;
@@ -72,34 +76,36 @@ public final class SyntheticHistory {
             t += STEP_MS;
             final Object payload;
             String key = null;
+            while (!pending.isEmpty() && pending.peek().run() != runs.getOrDefault(pending.peek().jobId(), 0)) {
+                pending.poll(); // the sink stopped that run when the job was evicted
+            }
             if (!pending.isEmpty() && pending.peek().atMs() <= t) {
                 final Pending p = pending.poll();
                 key = p.jobId();
                 payload = JobEvent.newBuilder().setJobId(p.jobId()).setEventId(p.type() + "-" + p.jobId() + "-" + p.seq())
                         .setType(p.type()).setOccurredAt(Instant.ofEpochMilli(t)).build();
             } else {
-                final int kind = rnd.nextInt(1000);
+                final int kind = rnd.nextInt(10_000);
                 final String node = "n" + rnd.nextInt(nodes);
                 final int gpu = rnd.nextInt(8);
-                if (kind < 700) {
+                final String[] heal = heals.isEmpty() || heals.peek().atMs() > t ? null : heals.poll().gpu().split("/");
+                if (heal != null) {
+                    key = heal[0];
+                    payload = health(heal[0], Integer.parseInt(heal[1]), true);
+                } else if (kind < 7_000) {
                     key = node;
                     payload = new UtilisationBandChange(node, uuid(node, gpu),
                             UtilisationBand.values()[1 + rnd.nextInt(UtilisationBand.values().length - 1)], null, null);
-                } else if (kind < 900) {
+                } else if (kind < 9_000) {
                     key = node;
                     payload = Tick.newBuilder().setReason("heartbeat").build();
-                } else if (kind < 990) {
+                } else if (kind < 9_900) {
                     payload = Tick.newBuilder().setReason("clock").build();
-                } else if (kind < 992) {
+                } else if (kind < 9_902) {
+                    // an Xid takes a GPU out; it is back after a reset half a minute later
                     key = node;
-                    final boolean heal = unhealthy.remove(node + "/" + gpu);
-                    if (!heal) {
-                        unhealthy.add(node + "/" + gpu);
-                    }
-                    payload = GpuHealthChange.newBuilder().setNodeId(node).setGpuUuid(uuid(node, gpu)).setGpuIndex(gpu)
-                            .setHealth(heal ? GpuHealth.HEALTHY : GpuHealth.UNHEALTHY)
-                            .setReasonCode(heal ? null : "XID").setXidCodes(heal ? List.of() : List.of(79))
-                            .setEvidence(heal ? null : "Xid 79").build();
+                    heals.add(new Heal(t + 30_000, node + "/" + gpu));
+                    payload = health(node, gpu, false);
                 } else {
                     final String id = "job-" + job++;
                     key = id;
@@ -116,10 +122,13 @@ public final class SyntheticHistory {
             }
             final Applied a = add(journal, decisions, applier, engine, entry(pool, t, key, payload));
             for (final PlacementDecision d : a.decisions()) {
+                final String id = d.getJobId().toString();
                 if (d.getOutcome() == DecisionOutcome.PLACED) {
-                    final String id = d.getJobId().toString();
-                    pending.add(new Pending(t + 100, seq++, id, JobEventType.STARTED));
-                    pending.add(new Pending(t + runtimes.getOrDefault(id, 10_000L), seq++, id, JobEventType.COMPLETED));
+                    final int run = runs.merge(id, 1, Integer::sum);
+                    pending.add(new Pending(t + 100, seq++, id, JobEventType.STARTED, run));
+                    pending.add(new Pending(t + runtimes.getOrDefault(id, 10_000L), seq++, id, JobEventType.COMPLETED, run));
+                } else if (d.getOutcome() == DecisionOutcome.EVICTED || d.getOutcome() == DecisionOutcome.CANCELLED) {
+                    runs.merge(id, 1, Integer::sum);
                 }
             }
         }
@@ -142,11 +151,17 @@ public final class SyntheticHistory {
                 .setPayload(payload).build();
     }
 
-    static String uuid(final String node, final int gpu) {
+    private static GpuHealthChange health(final String node, final int gpu, final boolean healthy) {
+        return GpuHealthChange.newBuilder().setNodeId(node).setGpuUuid(uuid(node, gpu)).setGpuIndex(gpu)
+                .setHealth(healthy ? GpuHealth.HEALTHY : GpuHealth.UNHEALTHY).setReasonCode(healthy ? null : "XID")
+                .setXidCodes(healthy ? List.of() : List.of(79)).setEvidence(healthy ? null : "Xid 79").build();
+    }
+
+    public static String uuid(final String node, final int gpu) {
         return "GPU-" + node + "-" + gpu;
     }
 
-    static NodeInventory node(final String pool, final String nodeId, final String leaf, final int gpus) {
+    public static NodeInventory node(final String pool, final String nodeId, final String leaf, final int gpus) {
         final List<GpuInfo> g = new ArrayList<>();
         for (int i = 0; i < gpus; i++) {
             g.add(GpuInfo.newBuilder().setUuid(uuid(nodeId, i)).setIndex(i).setModel(MODEL).setMemoryMiB(81_559L)

@@ -30,6 +30,7 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
     static final String JOB_STORE = "placer-jobs";
     static final String DECISIONS_SINK = "decisions-sink";
     static final String COMMANDS_SINK = "node-commands-sink";
+    static final String SNAPSHOTS_SINK = "engine-snapshots-sink";
     private static final Logger LOG = LoggerFactory.getLogger(PlacerProcessor.class);
 
     /** A pool this task drives. */
@@ -136,7 +137,7 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
         store.appendTail(entry.getPool(), pool.generation, pool.tailSize++,
                 new EngineStore.TailEntry(cause.getPartition(), cause.getOffset(), entryMs, record.value()));
         if (pool.tailSize >= snapshotEvery) {
-            snapshot(entry.getPool(), pool);
+            snapshot(entry.getPool(), pool, cause, record.timestamp());
         }
         emit(entry.getPool(), applied, record.timestamp());
         metrics.journalApplied(entryMs);
@@ -148,7 +149,7 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
         return new Pool(registry.register(name, engine), engine, 0, 0);
     }
 
-    private void snapshot(final String name, final Pool pool) {
+    private void snapshot(final String name, final Pool pool, final JournalPosition covered, final long timestamp) {
         final byte[] bytes;
         synchronized (pool.handle) {
             bytes = pool.engine.snapshot();
@@ -156,6 +157,11 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
         pool.generation++;
         pool.tailSize = 0;
         store.writeSnapshot(name, pool.generation, bytes);
+        // the same state on the snapshot topic, with the journal offset it covers: audit starts there
+        final io.gpupool.scheduler.audit.EngineSnapshot published = new io.gpupool.scheduler.audit.EngineSnapshot(name,
+                covered.getPartition(), covered.getOffset(), covered.getTimestamp().toEpochMilli(), bytes);
+        context.forward(new Record<Object, Object>(io.gpupool.scheduler.audit.SnapshotTopic.key(name, pool.generation),
+                published.toBytes(), timestamp), SNAPSHOTS_SINK);
     }
 
     private void emit(final String pool, final Applied applied, final long timestamp) {

@@ -56,7 +56,7 @@ public final class SchedulerApp implements AutoCloseable {
     }
 
     /** The engine settings checked once, so that a typo fails at start and not at the first journal entry. */
-    static Function<String, EngineConfig> engineConfigs(final Map<String, String> settings) {
+    public static Function<String, EngineConfig> engineConfigs(final Map<String, String> settings) {
         final Map<String, String> s = new TreeMap<>(settings);
         s.remove("pool");
         EngineConfig.fromSettings(s);
@@ -138,6 +138,10 @@ public final class SchedulerApp implements AutoCloseable {
                 if (!existing.contains(spec.name())) {
                     missing.add(spec.newTopic());
                 }
+            }
+            final TopicSpec journal = o.catalog().spec(io.gpupool.topics.Topic.JOURNAL);
+            if (!existing.contains(io.gpupool.scheduler.audit.SnapshotTopic.name(journal.name()))) {
+                missing.add(io.gpupool.scheduler.audit.SnapshotTopic.newTopic(journal)); // engine snapshots for audit
             }
             if (!missing.isEmpty()) {
                 a.createTopics(missing).all().get(60, TimeUnit.SECONDS);

@@ -58,6 +58,8 @@ public final class SchedulerTopology {
         }
         topo.addSink(PlacerProcessor.DECISIONS_SINK, t.decisions(), new StringSerializer(), codecs.serializer(), "placer");
         topo.addSink(PlacerProcessor.COMMANDS_SINK, t.nodeCommands(), new StringSerializer(), codecs.serializer(), "placer");
+        topo.addSink(PlacerProcessor.SNAPSHOTS_SINK, io.gpupool.scheduler.audit.SnapshotTopic.name(t.journal()),
+                new StringSerializer(), new ByteArraySerializer(), "placer");
 
         topo.addSink(DeadLetters.SINK, t.dlq(), new ByteArraySerializer(), new ByteArraySerializer(),
                 "node-facts", "job-routing", "placer");
