@@ -47,6 +47,9 @@ public final class ExplainAt {
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "With --at: engine settings the scheduler ran with.")
     Map<String, String> settings = new LinkedHashMap<>();
 
+    @Option(names = "--topic-name", paramLabel = "ID=NAME", description = "With --at: physical name of a renamed topic.")
+    Map<String, String> topicNames = new LinkedHashMap<>();
+
     boolean requested() {
         return at != null;
     }
@@ -78,7 +81,7 @@ public final class ExplainAt {
                 clients.put("bootstrap.servers", stack.bootstrapServers());
             }
         }
-        try (HistorySource.Opened h = HistorySource.open(cmd, clients, stack, registryUrl, dataDir, Map.of())) {
+        try (HistorySource.Opened h = HistorySource.open(cmd, clients, stack, registryUrl, dataDir, topicNames)) {
             final List<PlacementDecision> decisions = h.history.decisions(null);
             // the newest snapshot taken before the moment, per pool: no need to replay from the beginning
             final Map<String, EngineSnapshot> start = new HashMap<>();

@@ -32,7 +32,7 @@ public final class PointInTime {
 
         public void print(final PrintWriter out) {
             out.printf("job %s in pool %s at %s (state after journal %s):%n", jobId, pool, Instant.ofEpochMilli(atMs),
-                    lastEntry == null ? "none" : lastEntry.partition() + "@" + lastEntry.offset());
+                    lastEntry == null ? "entries up to the engine snapshot" : lastEntry.partition() + "@" + lastEntry.offset());
             if (job == null) {
                 out.println("  not submitted yet (or unknown to the pool)");
                 out.flush();
@@ -82,6 +82,8 @@ public final class PointInTime {
                 pool = d.getPool().toString();
             }
         }
+        // pools start from their snapshot even when no later entry precedes the moment
+        snapshots.forEach((p, snap) -> engines.put(p, PoolEngine.restore(snap.engine(), configs.apply(p))));
         while (journal.hasNext()) {
             final JournalRecord r = journal.next();
             if (r.timestampMs() > atMs) {
@@ -96,8 +98,7 @@ public final class PointInTime {
                     && c.getJobId().toString().equals(jobId)) {
                 pool = p;
             }
-            final PoolEngine engine = engines.computeIfAbsent(p, x -> snap == null ? new PoolEngine(configs.apply(x))
-                    : PoolEngine.restore(snap.engine(), configs.apply(x)));
+            final PoolEngine engine = engines.computeIfAbsent(p, x -> new PoolEngine(configs.apply(x)));
             final Applied ignored = applier.apply(engine, r.entry(), r.position());
             lastOfPool.put(p, r);
         }
