@@ -114,10 +114,23 @@ class HistoryCommandsOnStackTest {
         assertThat(last).matches("replayed=\\d+ matched=\\d+ divergent=0 violations=0 entries_per_s=\\d+");
         assertThat(Long.parseLong(last.replaceAll(".*matched=(\\d+).*", "$1"))).isGreaterThanOrEqualTo(16);
 
-        final CliRun fromSnapshot = run("audit", at, "--snapshot", "latest");
+        // the local stack by its data directory (broker and registry from its stack.properties)
+        final CliRun byDataDir = run("audit", List.of("--data-dir", stack.dataDir().toString(), "--topic-name",
+                "journal=" + topics.journal(), "--topic-name", "decisions=" + topics.decisions()));
+        assertThat(byDataDir.exitCode()).as(byDataDir.out() + byDataDir.err()).isZero();
+        assertThat(lastLine(byDataDir.out())).isEqualTo(last.replaceAll("entries_per_s=\\d+", "")
+                + lastLine(byDataDir.out()).replaceAll(".*(entries_per_s=\\d+)", "$1"));
+
+        // from the submit of 'big' onwards: the engine starts from the newest snapshot before it
+        final long bigOffset = seen.stream().filter(r -> r.key().equals("big")).findFirst().orElseThrow().value()
+                .getCause().getOffset();
+        final CliRun fromSnapshot = run("audit", at, "--from", Long.toString(bigOffset));
         assertThat(fromSnapshot.exitCode()).as(fromSnapshot.out() + fromSnapshot.err()).isZero();
         assertThat(fromSnapshot.out()).contains("pool pool-h: started from the engine snapshot at journal offset");
-        assertThat(lastLine(fromSnapshot.out())).contains("divergent=0 violations=0");
+        assertThat(lastLine(fromSnapshot.out())).contains("divergent=0 violations=0").doesNotContain("matched=0 ");
+        final CliRun latest = run("audit", at, "--snapshot", "latest");
+        assertThat(latest.exitCode()).as(latest.out() + latest.err()).isZero();
+        assertThat(latest.out()).contains("pool pool-h: started from the engine snapshot at journal offset");
 
         final CliRun export = run("export", at);
         assertThat(export.exitCode()).as(export.err()).isZero();

@@ -54,6 +54,13 @@ public final class Auditor {
         long matched = 0;
         long divergent = 0;
         Divergence first = null;
+        // pools with a snapshot start from it, even when no entry follows it
+        for (final EngineSnapshot snap : snapshots.values()) {
+            final PoolEngine e = PoolEngine.restore(snap.engine(), configs.apply(snap.pool()));
+            invariants.seed(e);
+            engines.put(snap.pool(), e);
+            fromSnapshot.put(snap.pool(), snap.offset());
+        }
         while (journal.hasNext()) {
             final JournalRecord r = journal.next();
             if (range.after(r)) {
@@ -64,15 +71,7 @@ public final class Auditor {
             if (snap != null && snap.partition() == r.partition() && r.offset() <= snap.offset()) {
                 continue;
             }
-            final PoolEngine engine = engines.computeIfAbsent(pool, p -> {
-                if (snap == null) {
-                    return new PoolEngine(configs.apply(p));
-                }
-                fromSnapshot.put(p, snap.offset());
-                final PoolEngine e = PoolEngine.restore(snap.engine(), configs.apply(p));
-                invariants.seed(e);
-                return e;
-            });
+            final PoolEngine engine = engines.computeIfAbsent(pool, p -> new PoolEngine(configs.apply(p)));
             if (r.entry().getPayload() instanceof JobCommand c && c.getCommand() instanceof JobSubmit s) {
                 invariants.submitted(c.getJobId().toString(), s.getRequest());
                 poolOfJob.put(c.getJobId().toString(), pool);
