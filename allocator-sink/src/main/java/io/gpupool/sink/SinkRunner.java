@@ -23,6 +23,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -32,6 +33,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -204,10 +206,18 @@ public final class SinkRunner implements AutoCloseable {
             }
         }
         if (!done.isEmpty()) {
-            // Events and dead letters are in Kafka before the commands count as consumed.
+            // Ledger on disk, events and dead letters in Kafka, before the commands count as consumed.
+            ledger.sync();
             eventProducer.flush();
             dlq.flush();
-            consumer.commitSync(done);
+            try {
+                consumer.commitSync(done);
+            } catch (final CommitFailedException | RebalanceInProgressException e) {
+                // The group moved our partitions on: their new owner gets these records again. If it is
+                // this process, the ledger skips them; another sink process (its own ledger) would apply
+                // them again, which is why each node's commands belong to one sink at a time.
+                LOG.warn("offset commit failed ({}); records will be redelivered", e.toString());
+            }
         }
         if (registryDown) {
             Thread.sleep(REGISTRY_BACKOFF_MILLIS);
@@ -277,15 +287,20 @@ public final class SinkRunner implements AutoCloseable {
      * sink adopts them from the ledger), except that the simulated applier's timers end with it.
      */
     @Override
-    public void close() throws InterruptedException, IOException {
+    public void close() throws IOException {
         closing = true;
-        if (started) {
-            consumer.wakeup();
-            thread.join();
-        } else {
-            consumer.close();
+        try {
+            if (started) {
+                consumer.wakeup();
+                thread.join();
+            } else {
+                consumer.close();
+            }
+            processor.close();
+        } catch (final InterruptedException e) {
+            // Closing anyway; the caller's thread keeps its interrupt.
+            Thread.currentThread().interrupt();
         }
-        processor.close();
         eventProducer.close();
         dlqProducer.close();
         applier.close();

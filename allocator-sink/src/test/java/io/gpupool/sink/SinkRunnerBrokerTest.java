@@ -98,12 +98,15 @@ class SinkRunnerBrokerTest {
                 kit.send(allocate("before", "n1", 1_000, List.of(), 0));
                 kit.sendRaw("n1", "{\"not\":\"avro\"}".getBytes(StandardCharsets.UTF_8));
                 kit.sendRaw("n1", new byte[] {0, 0, 0, 0, 1, (byte) 0xff, (byte) 0xff}); // right magic, garbage body
+                // Decodes, but no sink can apply it (a newer writer's command type reads as UNKNOWN).
+                kit.send(io.gpupool.avro.NodeCommand.newBuilder(allocate("odd", "n1", 1_000, List.of(), 2))
+                        .setType(NodeCommandType.UNKNOWN).build());
                 kit.send(allocate("after", "n1", 1_000, List.of(), 1));
                 final List<JobEvent> ev = kit.eventsUntil(e -> has(e, "before", "COMPLETED") && has(e, "after", "COMPLETED"), WAIT);
                 assertThat(ev).hasSize(6);
 
-                final List<ConsumerRecord<byte[], byte[]>> dead = kit.deadLetters(2, WAIT);
-                assertThat(dead).hasSize(2);
+                final List<ConsumerRecord<byte[], byte[]>> dead = kit.deadLetters(3, WAIT);
+                assertThat(dead).hasSize(3);
                 final ConsumerRecord<byte[], byte[]> first = dead.get(0);
                 assertThat(new String(first.value(), StandardCharsets.UTF_8)).isEqualTo("{\"not\":\"avro\"}");
                 assertThat(new String(first.key(), StandardCharsets.UTF_8)).isEqualTo("n1");
@@ -113,6 +116,9 @@ class SinkRunnerBrokerTest {
                 assertThat(header(first, DeadLetterQueue.ERROR_CLASS)).isEqualTo("io.gpupool.serde.RecordDecodeException");
                 assertThat(header(first, DeadLetterQueue.ERROR_MESSAGE)).contains("WRONG_MAGIC_BYTE");
                 assertThat(header(dead.get(1), DeadLetterQueue.SOURCE_OFFSET)).isEqualTo("2");
+                assertThat(header(dead.get(2), DeadLetterQueue.ERROR_CLASS)).endsWith("InvalidCommandException");
+                assertThat(header(dead.get(2), DeadLetterQueue.ERROR_MESSAGE)).contains("UNKNOWN");
+                assertThat(has(ev, "odd", "APPLIED")).isFalse();
                 assertThat(sink.metrics().registry().scrape()).contains("gpupool_sink_commands_dead_lettered_total");
             }
         }
@@ -146,6 +152,28 @@ class SinkRunnerBrokerTest {
                 assertThat(ev).allMatch(e -> e.getJobId().equals("j-mine"));
                 assertThat(agent.running().keySet()).extracting(k -> k.nodeId()).containsExactly(mine);
             }
+        }
+    }
+
+    @Test
+    void aRegistryOutageHoldsCommandsBackInsteadOfDeadLetteringThem(final TestStack stack) throws Exception {
+        try (SinkTestKit kit = new SinkTestKit(stack, 1)) {
+            kit.send(allocate("waits", "n1", 1_000, List.of(), 0));
+            final SinkConfig good = kit.config(state);
+            final SinkConfig unreachable = new SinkConfig(good.bootstrapServers(), good.clientProperties(),
+                    "http://127.0.0.1:1", good.topics(), good.groupId(), good.node(), good.ownPartitionOnly(),
+                    good.stateDir(), good.retry(), good.pollTimeout(), good.stopWait());
+            try (SinkRunner sink = SinkRunner.create(unreachable, new SimulatedApplier(10, Duration.ofMinutes(10))).start()) {
+                assertThat(kit.eventsAfterQuiet(Duration.ofSeconds(4))).isEmpty();
+                assertThat(sink.isRunning()).isTrue();
+                assertThat(sink.metrics().registry().scrape()).doesNotContain("dead_lettered_total{");
+            }
+            // Nothing was committed or dead-lettered: with the registry back, the same group applies it.
+            try (SinkRunner sink = SinkRunner.create(good, new SimulatedApplier(10, Duration.ofMinutes(10))).start()) {
+                kit.eventsUntil(e -> has(e, "waits", "COMPLETED"), WAIT);
+                assertThat(sink.metrics().count("gpupool.sink.commands.applied", "ALLOCATE")).isEqualTo(1);
+            }
+            assertThat(kit.deadLetters(1, Duration.ofSeconds(2))).isEmpty();
         }
     }
 

@@ -17,6 +17,7 @@ import picocli.CommandLine.Option;
         subcommands = {
             BenchCommand.Engine.class,
             BenchPipelineCommand.class,
+            CollectorBenchCommand.class,
         })
 public final class BenchCommand implements Runnable {
 

@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
             SchedulerCommand.class,
             QueueCommand.class,
             ExplainCommand.class,
+            SinkCommand.class,
         })
 public final class Gpupool implements Runnable {
 

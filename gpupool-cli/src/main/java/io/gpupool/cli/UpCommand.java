@@ -78,8 +78,15 @@ public final class UpCommand implements Callable<Integer> {
         final ServiceGroup group = new ServiceGroup(services());
         final CountDownLatch stopRequested = new CountDownLatch(1);
         final CountDownLatch stopped = new CountDownLatch(1);
+        final Thread main = Thread.currentThread();
+        final java.util.concurrent.atomic.AtomicBoolean starting = new java.util.concurrent.atomic.AtomicBoolean(true);
         final Thread hook = new Thread(() -> {
             stopRequested.countDown();
+            if (starting.get()) {
+                // Ctrl-C while starting: abort the start (its waits are interruptible); the
+                // services already started are stopped by the group.
+                main.interrupt();
+            }
             try {
                 // Keep the JVM alive until the services have stopped cleanly.
                 stopped.await(90, TimeUnit.SECONDS);
@@ -89,7 +96,26 @@ public final class UpCommand implements Callable<Integer> {
         }, "gpupool-up-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            group.start(context);
+            try {
+                group.start(context);
+            } catch (Exception e) {
+                if (stopRequested.getCount() == 0) {
+                    // Said here: once this method returns, the shutdown hook lets the JVM end at once.
+                    out.println("gpupool up: stopped while starting (" + e.getMessage() + ")");
+                    out.flush();
+                    return 130;
+                }
+                throw e;
+            } finally {
+                starting.set(false);
+            }
+            if (Thread.interrupted()) {
+                // Ctrl-C came just as the last service finished starting.
+                group.close();
+                out.println("gpupool up: interrupted while starting; stopped");
+                out.flush();
+                return 130;
+            }
             out.printf("gpupool is up (%.1f s):%n", (System.nanoTime() - began) / 1e9);
             out.printf("  bootstrap servers  %s%n", context.bootstrapServers());
             out.printf("  registry URL       %s%n", context.registryUrl().orElse("(none)"));

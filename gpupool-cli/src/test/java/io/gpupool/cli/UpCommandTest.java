@@ -15,6 +15,17 @@ class UpCommandTest {
     Path dataDir;
 
     @Test
+    void aBusyPortFailsWithTheFixAndLeavesNothingRunning() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            final CliRun run = CliRun.of("up", "--data-dir", dataDir.toString(), "--port", Integer.toString(taken.getLocalPort()),
+                    "--duration", "1s");
+            assertThat(run.exitCode()).isEqualTo(1);
+            assertThat(run.err()).contains("already in use").contains("--port");
+            assertThat(Files.exists(StackDescriptor.file(dataDir))).isFalse();
+        }
+    }
+
+    @Test
     void upStartsTheStackCreatesTopicsStopsAndReusesItsDataNextTime() {
         final CliRun first = CliRun.of("up", "--data-dir", dataDir.toString(), "--duration", "1s");
         assertThat(first.exitCode()).as(first.err()).isZero();

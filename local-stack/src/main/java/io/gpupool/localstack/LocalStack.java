@@ -75,6 +75,11 @@ public final class LocalStack implements AutoCloseable {
         return new StackHandle(started.descriptor(), started);
     }
 
+    /** {@link #connectOrStart(LocalStackSettings)} with the default settings for this data directory. */
+    public static StackHandle connectOrStart(final Path dataDir) {
+        return connectOrStart(LocalStackSettings.defaults(dataDir));
+    }
+
     private static void clearStale(final Path dataDir) {
         final Optional<StackDescriptor> previous = StackDescriptor.read(dataDir);
         if (previous.isEmpty()) {

@@ -79,6 +79,20 @@ public final class RecordDecodeException extends SerializationException {
                 Problem.CORRUPT_BODY, -1, String.valueOf(e.getMessage()), e);
     }
 
+    /**
+     * For a Streams DeserializationExceptionHandler (which gets the raw record and the exception):
+     * our exception with the record's position, or, for another deserializer's exception, one
+     * that wraps it as CORRUPT_BODY.
+     */
+    public static RecordDecodeException locate(final Throwable error,
+                                               final org.apache.kafka.clients.consumer.ConsumerRecord<?, ?> record) {
+        if (error instanceof RecordDecodeException) {
+            return ((RecordDecodeException) error).at(record.partition(), record.offset());
+        }
+        return new RecordDecodeException(record.topic(), record.partition(), record.offset(), Problem.CORRUPT_BODY,
+                -1, error.getClass().getSimpleName() + ": " + error.getMessage(), error);
+    }
+
     public String topic() {
         return topic;
     }

@@ -183,6 +183,19 @@ class WireFormatTest {
     }
 
     @Test
+    void locateForAStreamsHandlerKeepsOursAndWrapsOthers() {
+        final ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>("gpupool.jobs", 1, 7L, null, bytes(0x01));
+        final RecordDecodeException ours = new RecordDecodeException("gpupool.jobs", -1, -1L,
+                Problem.TRUNCATED_HEADER, -1, "1 byte", null);
+        assertThat(RecordDecodeException.locate(ours, record).offset()).isEqualTo(7L);
+        assertThat(RecordDecodeException.locate(ours, record).problem()).isEqualTo(Problem.TRUNCATED_HEADER);
+        final RecordDecodeException other = RecordDecodeException.locate(new IllegalStateException("boom"), record);
+        assertThat(other.problem()).isEqualTo(Problem.CORRUPT_BODY);
+        assertThat(other.partition()).isEqualTo(1);
+        assertThat(other.getMessage()).contains("gpupool.jobs-1@7").contains("boom");
+    }
+
+    @Test
     void serdeRoundTripsThroughAnInMemoryRegistryAndUsesTopicNameSubjects() {
         final Map<String, Object> configs = new HashMap<>();
         configs.put("schema.registry.url", "mock://wire-format-test");

@@ -26,6 +26,12 @@ import org.slf4j.LoggerFactory;
 public final class ExecApplier implements Applier {
 
     private static final Logger LOG = LoggerFactory.getLogger(ExecApplier.class);
+    /**
+     * Run before each job when present: it puts the job in its own session, so a Ctrl-C in the
+     * sink's terminal (SIGINT to the whole foreground group) does not kill the jobs, which a
+     * restarted sink adopts. It exec()s the job in place, so the pid stays the job's.
+     */
+    private static final Path SETSID = Path.of("/usr/bin/setsid");
     private static final long ADOPTED_POLL_MILLIS = 500;
     /** A recorded pid is the same process only if it started within this of the recorded start. */
     private static final long START_TOLERANCE_MILLIS = 2_000;
@@ -64,7 +70,15 @@ public final class ExecApplier implements Applier {
     @Override
     public void allocate(final JobPart part, final PartObserver observer) throws IOException {
         final List<String> argv = template.argv(part);
-        final ProcessBuilder pb = new ProcessBuilder(argv);
+        final List<String> command = new java.util.ArrayList<>();
+        if (Files.isExecutable(SETSID)) {
+            command.add(SETSID.toString());
+            // setsid would report a missing program only as exit code 127: check it here, so it is
+            // an error to retry and report as such, as without setsid.
+            requireProgram(argv.get(0), part.env().getOrDefault("PATH", System.getenv("PATH")));
+        }
+        command.addAll(argv);
+        final ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().putAll(ExecEnvironment.of(part));
         part.workingDir().ifPresent(d -> pb.directory(new File(d)));
         Files.createDirectories(logDir);
@@ -83,6 +97,21 @@ public final class ExecApplier implements Applier {
                 observer.ended(part, Outcome.exited(p.exitValue()));
             }
         });
+    }
+
+    private static void requireProgram(final String program, final String path) throws IOException {
+        if (program.contains("/")) {
+            if (!Files.isExecutable(Path.of(program))) {
+                throw new IOException("cannot run program \"" + program + "\": no such executable file");
+            }
+            return;
+        }
+        for (final String dir : (path == null ? "" : path).split(File.pathSeparator)) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) {
+                return;
+            }
+        }
+        throw new IOException("cannot run program \"" + program + "\": not found in PATH " + path);
     }
 
     @Override

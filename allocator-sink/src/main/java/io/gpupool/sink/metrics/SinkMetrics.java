@@ -35,7 +35,8 @@ public final class SinkMetrics {
 
     public void bindRunning(final Supplier<Number> running) {
         Gauge.builder("gpupool.sink.running.jobs", running, s -> s.get().doubleValue())
-                .description("Job parts running on the nodes this sink serves").tag("applier", applier).register(registry);
+                .description("Job parts running on the nodes this sink serves").tag("applier", applier)
+                .strongReference(true).register(registry); // a method reference has no other referent: keep it
     }
 
     public void applied(final String type, final Duration took, final long lagMillis) {

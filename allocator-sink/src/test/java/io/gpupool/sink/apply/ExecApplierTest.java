@@ -63,6 +63,19 @@ class ExecApplierTest {
     }
 
     @Test
+    void aJobRunsInItsOwnProcessGroupUnderItsOwnPid() throws Exception {
+        final Path out = dir.resolve("ids.txt");
+        // Field 5 of /proc/self/stat is the process group; $$ is the shell's pid.
+        final Path s = script("ids.sh", "echo \"$$ $(cut -d' ' -f5 /proc/$$/stat)\" > " + out + "\n");
+        final JobPart part = Parts.part("job-g", "n1", List.of(0), List.of(s.toString()), Map.of(), null);
+        applier(Duration.ofSeconds(5)).allocate(part, observer);
+        observer.awaitEnd(part, Duration.ofSeconds(20));
+        final String[] ids = Files.readString(out).trim().split(" ");
+        assertThat(Long.parseLong(ids[0])).as("the pid the sink watches is the job's").isEqualTo(observer.pids.get(part.commandId()));
+        assertThat(ids[1]).as("own group: a Ctrl-C to the sink's terminal does not reach the job").isEqualTo(ids[0]);
+    }
+
+    @Test
     void nonZeroExitIsAFailureWithItsCode() throws Exception {
         final Path s = script("fail.sh", "echo broken >&2\nexit 7\n");
         final JobPart part = Parts.part("job-2", "n1", List.of(0), List.of(s.toString()), Map.of(), null);
@@ -157,6 +170,22 @@ class ExecApplierTest {
         } finally {
             other.destroyForcibly();
         }
+    }
+
+    @Test
+    void anAdoptedOrphanThatExitsIsSeenToEnd() throws Exception {
+        // An orphan like a job left behind by a killed sink: its parent exits, it is re-parented.
+        final Process launcher = new ProcessBuilder("bash", "-c", "sleep 1 & echo $!").start();
+        final long orphan = Long.parseLong(new String(launcher.getInputStream().readAllBytes()).trim());
+        launcher.waitFor();
+        final ProcessHandle h = ProcessHandle.of(orphan).orElseThrow();
+        final long start = h.info().startInstant().orElseThrow().toEpochMilli();
+        final JobPart adopted = Parts.part("job-9", "n1", List.of(0), List.of("x"), Map.of(), null);
+        final JobPart gone = Parts.part("job-10", "n1", List.of(1), List.of("x"), Map.of(), null);
+        applier(Duration.ofMillis(500)).recover(adopted, orphan, start, observer);
+        applier.recover(gone, 999_999_999L, start, observer); // no such process
+        assertThat(observer.awaitEnd(gone, Duration.ofSeconds(5)).failed()).isTrue();
+        assertThat(observer.awaitEnd(adopted, Duration.ofSeconds(10)).failed()).isFalse();
     }
 
     private static long awaitPid(final Path file) throws Exception {

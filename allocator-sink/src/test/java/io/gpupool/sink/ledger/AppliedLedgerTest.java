@@ -62,4 +62,38 @@ class AppliedLedgerTest {
             });
         }
     }
+
+    @Test
+    void openingCompactsToTheNewestIdsAndTheUnsettledParts() throws Exception {
+        final int commands = 12_000;
+        try (AppliedLedger ledger = AppliedLedger.open(dir)) {
+            for (int i = 0; i < commands; i++) {
+                final NodeCommand c = command("c" + i, NodeCommandType.ALLOCATE, "j" + i, "n1");
+                final JobPart p = JobPart.of(c);
+                ledger.applied(c, Optional.of(p), i);
+                ledger.started(p, 1000 + i, i);
+                if (i != 10 && i != 11) {
+                    ledger.ended(p, "completed");
+                }
+            }
+            ledger.applied(command("evict-11", NodeCommandType.EVICT, "j11", "n1"), Optional.empty(), commands);
+        }
+        final long before = Files.size(dir.resolve(AppliedLedger.FILE_NAME));
+        try (AppliedLedger ledger = AppliedLedger.open(dir, 5_000)) {
+            assertThat(Files.size(dir.resolve(AppliedLedger.FILE_NAME))).isLessThan(before / 5);
+            assertThat(ledger.isApplied("evict-11")).isTrue();
+            assertThat(ledger.isApplied("c" + (commands - 1))).isTrue();
+            assertThat(ledger.isApplied("c" + (commands - 4_999))).isTrue();
+            assertThat(ledger.isApplied("c100")).as("older than the retained ids").isFalse();
+            assertThat(ledger.unsettled()).extracting(a -> a.part().jobId()).containsExactly("j10", "j11");
+            assertThat(ledger.unsettled().get(0).pid()).isEqualTo(1010);
+            assertThat(ledger.unsettled().get(1).pendingStop()).isPresent();
+        }
+        // Reopening the compacted ledger changes nothing.
+        final long compacted = Files.size(dir.resolve(AppliedLedger.FILE_NAME));
+        try (AppliedLedger ledger = AppliedLedger.open(dir, 5_000)) {
+            assertThat(Files.size(dir.resolve(AppliedLedger.FILE_NAME))).isEqualTo(compacted);
+            assertThat(ledger.unsettled()).hasSize(2);
+        }
+    }
 }

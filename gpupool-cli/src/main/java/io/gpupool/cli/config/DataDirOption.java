@@ -23,6 +23,14 @@ public final class DataDirOption {
         return dataDir.toAbsolutePath().normalize();
     }
 
+    /**
+     * The stack running in this directory, or a new one started for the caller (stopped when the
+     * handle is closed, and with the caller's JVM at the latest).
+     */
+    public io.gpupool.localstack.StackHandle connectOrStart() {
+        return LocalStack.connectOrStart(path());
+    }
+
     /** The stack running in this directory, if its broker answers. */
     public Optional<StackDescriptor> running() {
         return LocalStack.findRunning(path());

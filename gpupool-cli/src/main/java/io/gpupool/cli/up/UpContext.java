@@ -44,7 +44,7 @@ public final class UpContext {
 
     public StackDescriptor stack() {
         if (stack == null) {
-            throw new IllegalStateException("the local stack service must start before " + "this service");
+            throw new IllegalStateException("the local stack service must be first in the service list");
         }
         return stack;
     }

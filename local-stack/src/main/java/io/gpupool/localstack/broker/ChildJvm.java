@@ -36,10 +36,26 @@ final class ChildJvm {
                 .collect(Collectors.joining(File.pathSeparator));
     }
 
-    /** {@code java -Xmx.. <jvmFlags> -cp <classpath> mainClass args...}. */
+    /**
+     * {@code setsid}, where there is one: the child then has its own session, so a Ctrl-C in the
+     * terminal reaches only gpupool, which stops its services in order (the broker last) instead of
+     * the broker dying underneath them. setsid execs in place (the child is no group leader), so the
+     * pid we hold stays the JVM's. The child still exits with its parent through {@link BrokerMain}.
+     */
+    static java.util.Optional<String> ownSession() {
+        for (final String candidate : new String[] {"/usr/bin/setsid", "/bin/setsid"}) {
+            if (java.nio.file.Files.isExecutable(Path.of(candidate))) {
+                return java.util.Optional.of(candidate);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** {@code [setsid] java -Xmx.. <jvmFlags> -cp <classpath> mainClass args...}. */
     static List<String> command(final String heap, final List<String> jvmFlags,
                                 final String mainClass, final List<String> args) {
         final List<String> command = new ArrayList<>();
+        ownSession().ifPresent(command::add);
         command.add(javaExecutable());
         command.add("-Xmx" + heap);
         command.add("-Xms64m");

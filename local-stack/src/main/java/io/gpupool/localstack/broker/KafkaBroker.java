@@ -3,6 +3,7 @@ package io.gpupool.localstack.broker;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -40,29 +41,19 @@ public final class KafkaBroker implements AutoCloseable {
     public static KafkaBroker start(final BrokerSettings settings) {
         final BrokerLayout layout = settings.layout();
         try {
-            Files.createDirectories(layout.logDirs());
-            final List<String> logFlags = BrokerLogging.prepare(layout);
-            final BrokerPorts ports = BrokerPorts.choose(layout, settings.port());
-            final Map<String, String> props = ServerProperties.render(
-                    layout, ports.broker(), ports.controller(), settings.autoCreateTopics());
-            Files.writeString(layout.serverProperties(), ServerProperties.toText(props), StandardCharsets.UTF_8);
-
-            final boolean formatNow = !StorageFormat.isFormatted(layout);
-            if (formatNow) {
-                StorageFormat.format(layout, "256m", logFlags);
-            }
-            final List<String> command = ChildJvm.command(settings.heap(), logFlags, BrokerMain.class.getName(),
+            final Prepared prepared = prepare(settings);
+            final List<String> command = ChildJvm.command(settings.heap(), prepared.logFlags(), BrokerMain.class.getName(),
                     List.of(Long.toString(ProcessHandle.current().pid()), layout.serverProperties().toString()));
-            Files.writeString(layout.brokerLog(), "=== gpupool: starting broker on 127.0.0.1:" + ports.broker() + "\n",
-                    StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            Files.writeString(layout.brokerLog(), "=== gpupool: starting broker on 127.0.0.1:" + prepared.ports().broker() + "\n",
+                    StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             final Process process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(layout.brokerLog().toFile()))
                     .start();
-            final KafkaBroker broker = new KafkaBroker(settings, process, ports, formatNow);
+            final KafkaBroker broker = new KafkaBroker(settings, process, prepared.ports(), prepared.formattedNow());
             try {
                 broker.awaitReady();
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | InterruptedException e) {
                 broker.close();
                 throw e;
             }
@@ -73,6 +64,25 @@ public final class KafkaBroker implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new BrokerException("interrupted while starting the broker", e);
         }
+    }
+
+    /** What a start needs before the broker JVM runs: ports, server.properties, logging, formatted storage. */
+    record Prepared(BrokerPorts ports, List<String> logFlags, boolean formattedNow) {
+    }
+
+    static Prepared prepare(final BrokerSettings settings) throws IOException, InterruptedException {
+        final BrokerLayout layout = settings.layout();
+        Files.createDirectories(layout.logDirs());
+        final List<String> logFlags = BrokerLogging.prepare(layout);
+        final BrokerPorts ports = BrokerPorts.choose(layout, settings.port());
+        final Map<String, String> props = ServerProperties.render(
+                layout, ports.broker(), ports.controller(), settings.autoCreateTopics());
+        Files.writeString(layout.serverProperties(), ServerProperties.toText(props), StandardCharsets.UTF_8);
+        final boolean formatNow = !StorageFormat.isFormatted(layout);
+        if (formatNow) {
+            StorageFormat.format(layout, "256m", logFlags);
+        }
+        return new Prepared(ports, logFlags, formatNow);
     }
 
     public String bootstrapServers() {

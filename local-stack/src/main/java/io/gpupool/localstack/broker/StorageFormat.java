@@ -49,7 +49,14 @@ final class StorageFormat {
                 .redirectInput(ProcessBuilder.Redirect.PIPE)
                 .start();
         process.getOutputStream().close();
-        if (!process.waitFor(FORMAT_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        final boolean finished;
+        try {
+            finished = process.waitFor(FORMAT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            throw e;
+        }
+        if (!finished) {
             process.destroyForcibly();
             throw new BrokerException("formatting the KRaft storage took over " + FORMAT_TIMEOUT_SECONDS
                     + " s; see " + layout.formatLog());

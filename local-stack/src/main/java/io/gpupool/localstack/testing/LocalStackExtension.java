@@ -87,7 +87,21 @@ public final class LocalStackExtension implements BeforeAllCallback, ParameterRe
             try {
                 stack.close();
             } finally {
+                keepBrokerLog();
                 deleteTree(dataDir);
+            }
+        }
+
+        /**
+         * The data directory is temporary, but the broker's log explains a failed integration test:
+         * keep a copy in the module's {@code target/} when the tests run from a Maven module.
+         */
+        private void keepBrokerLog() throws IOException {
+            final Path log = stack.broker().layout().brokerLog();
+            final Path target = Path.of("target");
+            if (Files.isRegularFile(log) && Files.isDirectory(target)) {
+                Files.copy(log, target.resolve("local-stack-broker-" + ProcessHandle.current().pid() + ".log"),
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             }
         }
 

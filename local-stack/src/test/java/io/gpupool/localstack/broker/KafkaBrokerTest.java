@@ -36,6 +36,12 @@ class KafkaBrokerTest {
         final int firstPort;
         try (KafkaBroker broker = KafkaBroker.start(settings)) {
             assertThat(broker.formattedNow()).isTrue();
+            assertThat(ProcessHandle.of(broker.pid()).flatMap(h -> h.info().command()).orElse(""))
+                    .as("the pid we hold (and signal) is the broker JVM itself").endsWith("java");
+            if (ChildJvm.ownSession().isPresent()) {
+                assertThat(brokerSession(broker.pid())).as("own session: a terminal Ctrl-C does not reach it")
+                        .isEqualTo(broker.pid());
+            }
             clusterId = clusterId(broker.bootstrapServers());
             firstPort = broker.port();
             try (Admin admin = Admin.create(admin(broker.bootstrapServers()))) {
@@ -61,11 +67,11 @@ class KafkaBrokerTest {
     @Test
     void theBrokerStopsWhenTheProcessThatStartedItDies() throws Exception {
         final BrokerSettings settings = BrokerSettings.defaults(dataDir);
-        // Format the directory and write server.properties through the normal path first.
-        KafkaBroker.start(settings).close();
+        // Ports, server.properties and formatted storage through the normal path.
+        final KafkaBroker.Prepared prepared = KafkaBroker.prepare(settings);
 
         final Process parent = new ProcessBuilder("sleep", "120").start();
-        final List<String> command = ChildJvm.command("256m", BrokerLogging.prepare(settings.layout()),
+        final List<String> command = ChildJvm.command("256m", prepared.logFlags(),
                 BrokerMain.class.getName(),
                 List.of(Long.toString(parent.pid()), settings.layout().serverProperties().toString()));
         final Process broker = new ProcessBuilder(command)
@@ -73,7 +79,7 @@ class KafkaBrokerTest {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(settings.layout().brokerLog().toFile()))
                 .start();
         try {
-            final String bootstrap = "127.0.0.1:" + BrokerPorts.previous(settings.layout()).broker();
+            final String bootstrap = "127.0.0.1:" + prepared.ports().broker();
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
             while (!KafkaBroker.answers(bootstrap, Duration.ofSeconds(2)) && System.nanoTime() < deadline) {
                 assertThat(broker.isAlive()).as("broker JVM alive while starting").isTrue();
@@ -101,6 +107,13 @@ class KafkaBrokerTest {
                     .hasMessageContaining("already in use")
                     .hasMessageContaining("--port");
         }
+    }
+
+    /** Field 6 of /proc/PID/stat is the session id. */
+    private static long brokerSession(final long pid) throws Exception {
+        final String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        final String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[3]);
     }
 
     private static String clusterId(final String bootstrap) throws Exception {

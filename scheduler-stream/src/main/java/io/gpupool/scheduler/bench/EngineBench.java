@@ -66,6 +66,23 @@ public final class EngineBench {
         out.put("gang_8x8_placements_per_cpu_s", Long.toString(perSecond(gplaced, d1 - d0)));
         out.put("gang_8x8_fill_pct", pct(gang.fill()));
         out.put("snapshot_bytes", Integer.toString(gang.engine.snapshot().length));
+
+        // a busy queue: every release runs a queue pass over waiting gangs (order, reservation, tries)
+        final Driver busy = single;
+        final int waiting = 200;
+        for (int i = 0; i < waiting; i++) {
+            busy.engine.apply(new EngineInput.JobSubmit(busy.ts++, JobSpec.builder("wait" + i).gang(8, 8)
+                    .runtimeEstimateMs(3_600_000).build()));
+        }
+        final int passes = Math.max(1, o.singleOps() / 100);
+        final long q0 = System.nanoTime();
+        final long p0 = cpu();
+        busy.steady(passes);
+        final long p1 = cpu();
+        final long q1 = System.nanoTime();
+        out.put("queue_waiting_gangs", Integer.toString(busy.engine.queueDepth().total()));
+        out.put("queue_pass_ops_per_s", Long.toString(perSecond(passes, q1 - q0)));
+        out.put("queue_pass_ops_per_cpu_s", Long.toString(perSecond(passes, p1 - p0)));
         // both engines are still live here: the figure for two pools after all the release traffic
         out.put("heap_mb_two_pools_after_run", Long.toString(Math.max(0, usedHeap() - heapBefore) / (1024 * 1024)));
         java.lang.ref.Reference.reachabilityFence(single);
@@ -125,7 +142,7 @@ public final class EngineBench {
         private final Random random;
         private final List<String> running = new ArrayList<>();
         private long held;
-        private long ts = 1;
+        long ts = 1;
         private long next;
 
         Driver(final EngineBenchOptions o, final JobSpec shape, final int gpusPerJob) {

@@ -26,12 +26,16 @@ import java.util.TreeSet;
  * @param defaultRuntimeMs            runtime assumed when no estimate is known
  * @param fairShareHalfLifeMs         half-life of the GPU-time each tenant used, for fair share
  * @param tenants                     per-tenant quota; tenants not named get {@link TenantConfig#DEFAULT}
+ * @param bestFitCpuWeight            0: best-fit ranks by GPUs left (fast, indexed); w in (0, 1]: by
+ *                                    w x CPU left / largest node CPU + (1 - w) x milli-GPU left / largest node
+ *                                    GPUs, evaluated over the candidate nodes (the FGD paper's BestFit uses 0.5)
  */
 public record EngineConfig(String poolId, ScoringPolicy policy, long staleTelemetryTimeoutMs,
                            int temperatureThresholdC, boolean evictAndRequeueOnFailure,
                            SortedSet<Integer> criticalXids, int busyUtilisationPct, int finishedJobsRetained,
                            int fgdWindow, boolean backfill, boolean preemption, int consolidationMaxEvictions,
-                           long defaultRuntimeMs, long fairShareHalfLifeMs, Map<String, TenantConfig> tenants) {
+                           long defaultRuntimeMs, long fairShareHalfLifeMs, Map<String, TenantConfig> tenants,
+                           double bestFitCpuWeight) {
 
     public static final SortedSet<Integer> DEFAULT_CRITICAL_XIDS = Collections.unmodifiableSortedSet(
             new TreeSet<>(java.util.List.of(48, 63, 64, 74, 79, 92, 94, 95, 119, 120)));
@@ -41,6 +45,9 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
         Objects.requireNonNull(policy, "policy");
         criticalXids = Collections.unmodifiableSortedSet(new TreeSet<>(criticalXids));
         tenants = Collections.unmodifiableMap(new TreeMap<>(tenants));
+        if (!(bestFitCpuWeight >= 0 && bestFitCpuWeight <= 1)) {
+            throw new IllegalArgumentException("best-fit-cpu-weight must be within 0..1, got " + bestFitCpuWeight);
+        }
         if (staleTelemetryTimeoutMs < 0 || finishedJobsRetained < 0 || fgdWindow < 1
                 || consolidationMaxEvictions < 0 || defaultRuntimeMs <= 0 || fairShareHalfLifeMs <= 0) {
             throw new IllegalArgumentException("engine config: timeouts, window and counts must be positive");
@@ -49,7 +56,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
 
     public static EngineConfig defaults(final String poolId) {
         return new EngineConfig(poolId, ScoringPolicy.BEST_FIT, 120_000, 90, true, DEFAULT_CRITICAL_XIDS, 5,
-                10_000, 2_000, true, true, 0, 3_600_000, 3_600_000, Map.of());
+                10_000, 2_000, true, true, 0, 3_600_000, 3_600_000, Map.of(), 0.0);
     }
 
     public TenantConfig tenant(final String name) {
@@ -59,13 +66,13 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
     public EngineConfig withPolicy(final ScoringPolicy p) {
         return new EngineConfig(poolId, p, staleTelemetryTimeoutMs, temperatureThresholdC, evictAndRequeueOnFailure,
                 criticalXids, busyUtilisationPct, finishedJobsRetained, fgdWindow, backfill, preemption,
-                consolidationMaxEvictions, defaultRuntimeMs, fairShareHalfLifeMs, tenants);
+                consolidationMaxEvictions, defaultRuntimeMs, fairShareHalfLifeMs, tenants, bestFitCpuWeight);
     }
 
     /**
      * Builds a config from settings. Keys: pool, policy, stale-telemetry-timeout-ms, temperature-threshold-c,
      * evict-on-failure, critical-xids (comma list), busy-utilisation-pct, finished-jobs-retained, fgd-window,
-     * backfill, preemption, consolidation-max-evictions, default-runtime-ms, fair-share-half-life-ms,
+     * backfill, preemption, consolidation-max-evictions, default-runtime-ms, fair-share-half-life-ms, best-fit-cpu-weight,
      * tenant.NAME.guaranteed-gpus, tenant.NAME.weight, tenant.NAME.max-gpus. Unknown keys are an error
      * (a typo must not silently give a different policy).
      */
@@ -123,13 +130,15 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
                 parseInt(s.get("consolidation-max-evictions"), d.consolidationMaxEvictions(), "consolidation-max-evictions"),
                 parseLong(s.get("default-runtime-ms"), d.defaultRuntimeMs(), "default-runtime-ms"),
                 parseLong(s.get("fair-share-half-life-ms"), d.fairShareHalfLifeMs(), "fair-share-half-life-ms"),
-                tenants);
+                tenants,
+                parseDouble(s.get("best-fit-cpu-weight"), d.bestFitCpuWeight(), "best-fit-cpu-weight"));
     }
 
     private static final java.util.Set<String> KNOWN_KEYS = Collections.unmodifiableSet(new TreeSet<>(java.util.List.of(
             "pool", "policy", "stale-telemetry-timeout-ms", "temperature-threshold-c", "evict-on-failure",
             "critical-xids", "busy-utilisation-pct", "finished-jobs-retained", "fgd-window", "backfill",
-            "preemption", "consolidation-max-evictions", "default-runtime-ms", "fair-share-half-life-ms")));
+            "preemption", "consolidation-max-evictions", "default-runtime-ms", "fair-share-half-life-ms",
+            "best-fit-cpu-weight")));
 
     private static int parseInt(final String v, final int dflt, final String key) {
         if (v == null) {

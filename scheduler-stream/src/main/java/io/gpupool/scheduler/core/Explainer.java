@@ -93,7 +93,7 @@ final class Explainer {
                     if (linkShown++ < EXAMPLES) {
                         sep(linkText).append("node ").append(s.id()).append(" link ").append(s.badPorts);
                     }
-                } else if (multi && !job.network().satisfiedBy(s.infiniband, s.roce)) {
+                } else if (!job.network().satisfiedBy(s.infiniband, s.roce)) {
                     networkExcludedWithK++;
                 } else if (cpuMem) {
                     nodesWithKFits++;
@@ -145,6 +145,10 @@ final class Explainer {
                         : ReasonCode.NO_NODE_WITH_ENOUGH_FREE_GPUS;
                 return new Reason(code, "needs " + what + "; best node " + bestNode.id() + " has "
                         + bestNode.freeWhole + " free" + tail, ev);
+            }
+            if (networkExcludedWithK > 0 && nodesWithKFits == 0) {
+                return new Reason(ReasonCode.NETWORK_UNAVAILABLE, "needs " + what + " on " + job.network()
+                        + "; " + networkExcludedWithK + " nodes with free GPUs lack that fabric", ev);
             }
             return new Reason(ReasonCode.INSUFFICIENT_CPU_OR_MEMORY, "needs " + what + " with "
                     + job.cpuMilliPerNode() + " mCPU and " + job.memoryMibPerNode() + " MiB; " + nodesWithK

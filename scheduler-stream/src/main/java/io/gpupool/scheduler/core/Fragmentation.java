@@ -30,30 +30,34 @@ final class Fragmentation {
             return 0;
         }
         long total = 0;
-        final JobShape[] shapes = mix.typical;
-        for (int i = 0; i < shapes.length; i++) {
-            final JobShape s = shapes[i];
-            if (s.gpus() == 0) {
+        for (int grp = 0; grp < mix.groupGpus.length; grp++) {
+            final int gpus = mix.groupGpus[grp];
+            if (gpus == 0) {
+                continue; // CPU-only tasks cannot use GPUs at all: not fragmentation
+            }
+            final long all = mix.groupWeightPrefix[grp][mix.groupCpu[grp].length];
+            if (!mix.allowed(grp, model, models)) {
+                total += all * sumFree;
                 continue;
             }
-            final long f;
-            if (!mix.allowed(i, model, models) || cpuFree < s.cpuMilli()) {
-                f = sumFree;
-            } else if (s.milli() >= 1000) {
-                f = fullFree < s.gpus() ? sumFree : sumFree - 1000L * fullFree;
+            final int milli = mix.groupMilli[grp];
+            final long gpuFragment;
+            if (milli >= 1000) {
+                gpuFragment = fullFree < gpus ? sumFree : sumFree - 1000L * fullFree;
             } else {
                 long small = 0;
                 boolean fits = false;
                 for (int g = 0; g < gpuCount; g++) {
-                    if (free[g] >= s.milli()) {
+                    if (free[g] >= milli) {
                         fits = true;
                     } else {
                         small += free[g];
                     }
                 }
-                f = fits ? small : sumFree;
+                gpuFragment = fits ? small : sumFree;
             }
-            total += mix.weights[i] * f;
+            final long lackCpu = mix.weightNeedingMoreCpu(grp, cpuFree);
+            total += lackCpu * sumFree + (all - lackCpu) * gpuFragment;
         }
         return total;
     }

@@ -25,7 +25,18 @@ final class JobSizeMix {
     /** The weighed shapes and their counts (deterministic order). */
     JobShape[] typical = new JobShape[0];
     long[] weights = new long[0];
-    /** Per typical shape, per model index: allowed? Filled lazily. */
+    /**
+     * The typical shapes grouped by GPU demand (GPUs, milli-GPU, models), which is what the GPU part
+     * of the fragment depends on; inside a group, CPU demands sorted with prefix sums of the counts,
+     * so that the weight of "needs more CPU than the node has left" is one binary search.
+     */
+    int[] groupGpus = new int[0];
+    int[] groupMilli = new int[0];
+    String[] groupModels = new String[0];
+    long[][] groupCpu = new long[0][];
+    /** groupWeightPrefix[g][i] = sum of counts of the group's first i shapes (CPU ascending). */
+    long[][] groupWeightPrefix = new long[0][];
+    /** Per group, per model index: allowed? Filled lazily. */
     private boolean[][] allowedByModel = new boolean[0][];
 
     JobSizeMix(final int window) {
@@ -75,19 +86,87 @@ final class JobSizeMix {
             typical[i] = entries.get(i).getKey();
             weights[i] = entries.get(i).getValue();
         }
-        allowedByModel = new boolean[typical.length][];
+        // group by GPU demand; shape order (gpus, milli, cpu, models) would split groups by CPU, so sort explicitly
+        final Integer[] order = new Integer[typical.length];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, (a, b) -> {
+            final JobShape x = typical[a];
+            final JobShape y = typical[b];
+            int c = Integer.compare(x.gpus(), y.gpus());
+            if (c == 0) {
+                c = Integer.compare(x.milli(), y.milli());
+            }
+            if (c == 0) {
+                c = x.models().compareTo(y.models());
+            }
+            return c != 0 ? c : Long.compare(x.cpuMilli(), y.cpuMilli());
+        });
+        final List<int[]> bounds = new java.util.ArrayList<>();
+        int start = 0;
+        for (int i = 1; i <= order.length; i++) {
+            if (i == order.length || !sameGpuDemand(typical[order[i]], typical[order[start]])) {
+                bounds.add(new int[] {start, i});
+                start = i;
+            }
+        }
+        final int groups = bounds.size();
+        groupGpus = new int[groups];
+        groupMilli = new int[groups];
+        groupModels = new String[groups];
+        groupCpu = new long[groups][];
+        groupWeightPrefix = new long[groups][];
+        for (int g = 0; g < groups; g++) {
+            final int from = bounds.get(g)[0];
+            final int to = bounds.get(g)[1];
+            final JobShape first = typical[order[from]];
+            groupGpus[g] = first.gpus();
+            groupMilli[g] = first.milli();
+            groupModels[g] = first.models();
+            groupCpu[g] = new long[to - from];
+            groupWeightPrefix[g] = new long[to - from + 1];
+            for (int i = from; i < to; i++) {
+                groupCpu[g][i - from] = typical[order[i]].cpuMilli();
+                groupWeightPrefix[g][i - from + 1] = groupWeightPrefix[g][i - from] + weights[order[i]];
+            }
+        }
+        allowedByModel = new boolean[groups][];
     }
 
-    boolean allowed(final int shape, final int model, final NameTable models) {
-        boolean[] a = allowedByModel[shape];
+    private static boolean sameGpuDemand(final JobShape a, final JobShape b) {
+        return a.gpus() == b.gpus() && a.milli() == b.milli() && a.models().equals(b.models());
+    }
+
+    /** Whether group {@code group} may run on GPU model {@code model}. */
+    boolean allowed(final int group, final int model, final NameTable models) {
+        boolean[] a = allowedByModel[group];
         if (a == null || a.length <= model) {
             a = new boolean[models.size()];
+            final JobShape probe = new JobShape(0, 0, 0, groupModels[group]);
             for (int m = 0; m < a.length; m++) {
-                a[m] = typical[shape].allows(models.name(m));
+                a[m] = probe.allows(models.name(m));
             }
-            allowedByModel[shape] = a;
+            allowedByModel[group] = a;
         }
         return a[model];
+    }
+
+    /** Count of the group's shapes that need more CPU than {@code cpuFree}. */
+    long weightNeedingMoreCpu(final int group, final long cpuFree) {
+        final long[] cpu = groupCpu[group];
+        int lo = 0;
+        int hi = cpu.length;
+        while (lo < hi) { // first shape with cpu > cpuFree
+            final int mid = (lo + hi) >>> 1;
+            if (cpu[mid] <= cpuFree) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        final long[] prefix = groupWeightPrefix[group];
+        return prefix[cpu.length] - prefix[lo];
     }
 
     /** Rebuilds the counts from the ring after a restore. */

@@ -42,10 +42,20 @@ public record JobSpec(String jobId, String name, String tenant, PriorityClass pr
         name = name == null ? "" : name;
         tenant = tenant == null || tenant.isBlank() ? "default" : tenant;
         priorityClass = priorityClass == null ? PriorityClass.BATCH : priorityClass;
-        allowedModels = allowedModels == null ? List.of()
-                : allowedModels.stream().filter(m -> !m.isBlank()).distinct().sorted().toList();
+        allowedModels = normalisedModels(allowedModels);
         topology = topology == null ? TopologyScope.LEAF : topology;
         network = network == null ? Network.ANY : network;
+    }
+
+    /** Sorted, distinct, no blanks; the common empty case costs nothing (it is on every submission). */
+    private static List<String> normalisedModels(final List<String> models) {
+        if (models == null || models.isEmpty()) {
+            return List.of();
+        }
+        if (models.size() == 1) {
+            return models.get(0).isBlank() ? List.of() : List.of(models.get(0));
+        }
+        return models.stream().filter(m -> !m.isBlank()).distinct().sorted().toList();
     }
 
     public boolean isShare() {

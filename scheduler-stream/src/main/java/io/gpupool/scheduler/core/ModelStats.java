@@ -11,6 +11,9 @@ final class ModelStats {
     long[] maxCpu = new long[0];
     long[] maxMem = new long[0];
     int[] maxGpuMem = new int[0];
+    /** Largest node CPU and GPU capacity (milli-GPU) over the whole pool: best-fit's normalisers. */
+    long maxCpuAll;
+    long maxGpuMilliAll;
     private boolean dirty = true;
 
     void invalidate() {
@@ -27,6 +30,8 @@ final class ModelStats {
         maxCpu = new long[models];
         maxMem = new long[models];
         maxGpuMem = new int[models];
+        maxCpuAll = 0;
+        maxGpuMilliAll = 0;
         for (final NodeState n : st.slots) {
             if (n == null) {
                 continue;
@@ -37,6 +42,8 @@ final class ModelStats {
                 nodesWithAtLeast[m][c]++;
             }
             maxCpu[m] = Math.max(maxCpu[m], n.spec.cpuMilli());
+            maxCpuAll = Math.max(maxCpuAll, n.spec.cpuMilli());
+            maxGpuMilliAll = Math.max(maxGpuMilliAll, 1000L * n.gpuCount);
             maxMem[m] = Math.max(maxMem[m], n.spec.memoryMib());
             for (final GpuSpec g : n.spec.gpus()) {
                 maxGpuMem[m] = Math.max(maxGpuMem[m], g.memoryMib());

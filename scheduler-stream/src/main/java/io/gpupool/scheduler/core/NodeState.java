@@ -15,8 +15,8 @@ final class NodeState {
     int leafIndex;
     int spineIndex;
     final int gpuCount;
-    final boolean infiniband;
-    final boolean roce;
+    boolean infiniband;
+    boolean roce;
 
     /** Milli-GPU in use per GPU: 1000 when a whole-GPU job holds it. */
     final int[] usedMilli;
@@ -42,7 +42,7 @@ final class NodeState {
 
     /** Per GPU: its NVLink (else PCIe) group; and whether all GPUs share one group. */
     final int[] affinity;
-    final boolean oneAffinityGroup;
+    boolean oneAffinityGroup;
 
     /** Cached expected fragmentation of the node as it is, valid while {@code fragMixVersion} matches. */
     long fragNow;
@@ -59,8 +59,6 @@ final class NodeState {
         this.leafIndex = leafIndex;
         this.spineIndex = spineIndex;
         this.gpuCount = spec.gpus().size();
-        this.infiniband = spec.hasInfiniband();
-        this.roce = spec.hasRoce();
         this.usedMilli = new int[gpuCount];
         this.usedGpuMemMib = new long[gpuCount];
         this.shared = new boolean[gpuCount];
@@ -74,9 +72,17 @@ final class NodeState {
         this.memFree = spec.memoryMib();
         this.freeWhole = gpuCount;
         this.affinity = new int[gpuCount];
+        describe(spec);
+    }
+
+    /** Takes a new inventory description with the same GPUs (count and model); allocations stay. */
+    void describe(final NodeSpec newSpec) {
+        this.spec = newSpec;
+        this.infiniband = newSpec.hasInfiniband();
+        this.roce = newSpec.hasRoce();
         boolean one = true;
         for (int g = 0; g < gpuCount; g++) {
-            affinity[g] = spec.gpus().get(g).affinityGroup();
+            affinity[g] = newSpec.gpus().get(g).affinityGroup();
             one &= affinity[g] == affinity[0];
         }
         this.oneAffinityGroup = one;

@@ -12,12 +12,14 @@ import java.util.List;
 final class Placer {
     private final PoolState st;
     private final EngineConfig cfg;
+    private final ModelStats stats;
     private final int[] freeBefore = new int[NodeSpec.MAX_GPUS_PER_NODE];
     private final int[] freeAfter = new int[NodeSpec.MAX_GPUS_PER_NODE];
 
-    Placer(final PoolState st, final EngineConfig cfg) {
+    Placer(final PoolState st, final EngineConfig cfg, final ModelStats stats) {
         this.st = st;
         this.cfg = cfg;
+        this.stats = stats;
     }
 
     /** Model indices the job may use, in model order (never null; may be empty). */
@@ -83,7 +85,7 @@ final class Placer {
         if (n.cpuFree < job.cpuMilliPerNode() || n.memFree < job.memoryMibPerNode()) {
             return false;
         }
-        return !multiNode || (n.linkOk() && job.network().satisfiedBy(n.infiniband, n.roce));
+        return job.network().satisfiedBy(n.infiniband, n.roce) && (!multiNode || n.linkOk());
     }
 
     // ---- single node, whole GPUs (or CPU only) ----
@@ -91,7 +93,7 @@ final class Placer {
     private Candidate single(final JobSpec job, final int[] models, final int k) {
         return switch (cfg.policy()) {
             case FIRST_FIT -> singleFirstFit(job, models, k);
-            case BEST_FIT -> singleBestFit(job, models, k);
+            case BEST_FIT -> cfg.bestFitCpuWeight() > 0 ? singleWeightedBestFit(job, models, k) : singleBestFit(job, models, k);
             case FGD -> singleFgd(job, models, k);
         };
     }
@@ -99,11 +101,26 @@ final class Placer {
     private Candidate singleFirstFit(final JobSpec job, final int[] models, final int k) {
         for (final int m : models) {
             for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
-                for (int p = 0; p < g.members.length; p++) {
+                // lowest member position over the buckets that hold k or more free GPUs
+                int from = 0;
+                while (true) {
+                    int p = -1;
+                    for (int b = k; b <= g.maxGpus; b++) {
+                        if (g.allCount[b] > 0) {
+                            final int q = CapacityIndex.next(g.all[b], from);
+                            if (q >= 0 && (p < 0 || q < p)) {
+                                p = q;
+                            }
+                        }
+                    }
+                    if (p < 0) {
+                        break;
+                    }
                     final NodeState n = st.node(g.members[p]);
-                    if (n.freeWhole >= k && fits(n, job, false)) {
+                    if (fits(n, job, false)) {
                         return wholeOn(m, n, k, 0, TopologyScope.NODE);
                     }
+                    from = p + 1;
                 }
             }
         }
@@ -131,6 +148,52 @@ final class Placer {
             }
         }
         return null;
+    }
+
+    /**
+     * Best-fit over CPU and GPU: least weighted capacity left after placement. Nodes in bucket b keep at
+     * least (b - k) free GPUs, so buckets are visited in order and the walk stops once no node in
+     * the next bucket can beat the best score.
+     */
+    private Candidate singleWeightedBestFit(final JobSpec job, final int[] models, final int k) {
+        final ModelStats s = stats.current(st);
+        NodeState best = null;
+        int bestModel = -1;
+        double bestScore = Double.MAX_VALUE;
+        for (int b = k; b <= NodeSpec.MAX_GPUS_PER_NODE; b++) {
+            if (gpuTerm((b - k) * 1000L, s) > bestScore) {
+                break;
+            }
+            for (final int m : models) {
+                if (st.index.modelCount(m, b) == 0) {
+                    continue;
+                }
+                for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
+                    final long[] bits = g.all[b];
+                    for (int p = CapacityIndex.next(bits, 0); p >= 0; p = CapacityIndex.next(bits, p + 1)) {
+                        final NodeState n = st.node(g.members[p]);
+                        if (!fits(n, job, false)) {
+                            continue;
+                        }
+                        final double score = weightedLeft(n, job.cpuMilliPerNode(), n.freeMilliHealthy() - k * 1000L, s);
+                        if (score < bestScore || (score == bestScore && n.slot < best.slot)) {
+                            best = n;
+                            bestModel = m;
+                            bestScore = score;
+                        }
+                    }
+                }
+            }
+        }
+        return best == null ? null : wholeOn(bestModel, best, k, bestScore, TopologyScope.NODE);
+    }
+
+    private double gpuTerm(final long milliLeft, final ModelStats s) {
+        return (1 - cfg.bestFitCpuWeight()) * milliLeft / Math.max(1.0, s.maxGpuMilliAll);
+    }
+
+    private double weightedLeft(final NodeState n, final long cpu, final long milliLeft, final ModelStats s) {
+        return cfg.bestFitCpuWeight() * (n.cpuFree - cpu) / Math.max(1.0, s.maxCpuAll) + gpuTerm(milliLeft, s);
     }
 
     private Candidate singleFgd(final JobSpec job, final int[] models, final int k) {
@@ -208,7 +271,7 @@ final class Placer {
                     if (grp.allCount[b] == 0) {
                         continue;
                     }
-                    if (cfg.policy() == ScoringPolicy.BEST_FIT && (long) b * 1000 - milli > bestKey) {
+                    if (cfg.policy() == ScoringPolicy.BEST_FIT && cfg.bestFitCpuWeight() == 0 && (long) b * 1000 - milli > bestKey) {
                         break;
                     }
                     final long[] bits = grp.all[b];
@@ -245,7 +308,9 @@ final class Placer {
     private long shareKey(final NodeState n, final int g, final JobSpec job) {
         return switch (cfg.policy()) {
             case FIRST_FIT -> n.slot;
-            case BEST_FIT -> n.freeMilliHealthy() - job.gpuMilli();
+            case BEST_FIT -> cfg.bestFitCpuWeight() > 0
+                    ? Math.round(1e12 * weightedLeft(n, job.cpuMilliPerNode(), n.freeMilliHealthy() - job.gpuMilli(), stats.current(st)))
+                    : n.freeMilliHealthy() - job.gpuMilli();
             case FGD -> {
                 Fragmentation.freeOf(n, freeBefore);
                 System.arraycopy(freeBefore, 0, freeAfter, 0, n.gpuCount);

@@ -29,7 +29,7 @@ public final class PoolEngine {
     public PoolEngine(final EngineConfig config) {
         this.cfg = config;
         this.st = new PoolState(config);
-        this.placer = new Placer(st, config);
+        this.placer = new Placer(st, config, stats);
         this.validator = new Validator(st, stats, placer);
         this.explainer = new Explainer(st, placer);
         this.health = new Health(config);
@@ -97,7 +97,7 @@ public final class PoolEngine {
             final long cpuUsed = old.spec.cpuMilli() - old.cpuFree;
             final long memUsed = old.spec.memoryMib() - old.memFree;
             st.index.remove(old);
-            old.spec = spec;
+            old.describe(spec);
             old.leafIndex = leaf;
             old.spineIndex = st.spineOfLeaf.get(leaf);
             old.cpuFree = spec.cpuMilli() - cpuUsed;

@@ -14,6 +14,12 @@ import java.util.Set;
  * not tried again in the same pass (nothing was freed in between).
  */
 final class QueuePass {
+    /**
+     * Running jobs taken off (in order of expected end) when looking for the reserved start; a head
+     * that needs more than this many to end first gets no reservation (its reason still says why it waits).
+     */
+    private static final int MAX_RESERVATION_SEARCH = 4096;
+
     /** Preemption searches per pass: bounds the work a single input can cause. */
     private static final int PREEMPTION_ATTEMPTS_PER_PASS = 4;
 
@@ -22,6 +28,7 @@ final class QueuePass {
     private final EngineConfig cfg;
     private final Placer placer;
     private final VictimSearch victims;
+    private final ReservationPlanner planner;
 
     QueuePass(final PoolEngine engine, final PoolState st, final EngineConfig cfg, final Placer placer) {
         this.engine = engine;
@@ -29,6 +36,7 @@ final class QueuePass {
         this.cfg = cfg;
         this.placer = placer;
         this.victims = new VictimSearch(engine, st, cfg, placer);
+        this.planner = new ReservationPlanner(st, placer, this::expectedEnd);
     }
 
     void run() {
@@ -119,6 +127,10 @@ final class QueuePass {
      * order of expected end until the job fits, then puts them all back exactly.
      */
     private Reservation reserve(final Job j) {
+        if (j.spec.gpusPerNode() > 0 && !j.spec.isShare()) {
+            return planner.plan(j);
+        }
+        // shares and CPU-only jobs: simulate the ends (bounded)
         final List<Job> running = new ArrayList<>();
         for (final Job r : st.activeJobs.values()) {
             if (r.state.holdsResources()) {
@@ -138,7 +150,7 @@ final class QueuePass {
         final List<Job> detached = new ArrayList<>();
         Reservation out = null;
         try {
-            for (int k = 0; k < idx.length; k++) {
+            for (int k = 0; k < Math.min(idx.length, MAX_RESERVATION_SEARCH); k++) {
                 final Job r = running.get(idx[k]);
                 engine.unaccount(r);
                 detached.add(r);

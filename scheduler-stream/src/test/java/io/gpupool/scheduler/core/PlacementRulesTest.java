@@ -116,6 +116,17 @@ class PlacementRulesTest {
     }
 
     @Test
+    void networkRequirementFiltersNodes() {
+        final PoolEngine e = new PoolEngine(Pools.config(ScoringPolicy.BEST_FIT));
+        e.apply(new EngineInput.NodeUpsert(0, NodeSpec.simple("plain", 64_000, 256_000, 8, "H100")));
+        e.apply(new EngineInput.NodeUpsert(0, Pools.node("ib", "l0", 8)));
+        assertEquals("ib", only(e.apply(submit(1, JobSpec.builder("a").gang(1, 8).network(Network.INFINIBAND).build())))
+                .placement().get(0).nodeId());
+        final Decision q = only(e.apply(submit(2, JobSpec.builder("b").gang(1, 8).network(Network.ROCE).build())));
+        assertEquals(ReasonCode.NETWORK_UNAVAILABLE, q.reason().code());
+    }
+
+    @Test
     void nvlinkGroupOfTheRightSizeIsPreferred() {
         final PoolEngine e = new PoolEngine(Pools.config(ScoringPolicy.BEST_FIT));
         e.apply(new EngineInput.NodeUpsert(0, Pools.node("n", "l0", "s0", 8, "H100", 4)));
@@ -206,23 +217,23 @@ class PlacementRulesTest {
     }
 
     @Test
-    void fgdPrefersThePlacementThatLeavesUsableGpus() {
-        // mix: mostly 4-GPU jobs. Node a has 5 free, node b has 8 free. A 1-GPU job on a leaves 4 (usable);
-        // best-fit would also pick a; on b it would break a usable 8 into 7. FGD must pick a.
-        final PoolEngine e = new PoolEngine(Pools.config(ScoringPolicy.FGD));
-        e.apply(new EngineInput.NodeUpsert(0, NodeSpec.simple("a", 64_000, 256_000, 8, "V100")));
-        e.apply(new EngineInput.NodeUpsert(0, NodeSpec.simple("b", 64_000, 256_000, 8, "V100")));
-        e.apply(submit(1, JobSpec.builder("x").gang(1, 3).build()));
-        for (int i = 0; i < 20; i++) {
-            e.apply(submit(2, JobSpec.builder("c" + i).gang(1, 4).placeNowOrReject(true).build()));
+    void fgdAvoidsThePlacementThatStrandsGpusForTheRecentMix() {
+        // The mix: 1-GPU jobs with 8 cores. Node a has few cores left; a 4-core job there would leave
+        // a's 7 idle GPUs unusable by that mix. Best-fit (GPU-first) does not see it; fgd does.
+        final java.util.Map<ScoringPolicy, String> chosen = new java.util.TreeMap<>();
+        for (final ScoringPolicy p : List.of(ScoringPolicy.BEST_FIT, ScoringPolicy.FGD)) {
+            final PoolEngine e = new PoolEngine(Pools.config(p));
+            e.apply(new EngineInput.NodeUpsert(0, NodeSpec.simple("a", 10_000, 256_000, 8, "V100")));
+            e.apply(new EngineInput.NodeUpsert(0, NodeSpec.simple("b", 64_000, 256_000, 8, "V100")));
+            for (int i = 0; i < 30; i++) { // the mix, as rejected arrivals (too much CPU): shapes only
+                e.apply(submit(1, JobSpec.builder("m" + i).gang(1, 1).cpuMilli(8_000).memoryMib(999_999)
+                        .placeNowOrReject(true).build()));
+            }
+            final Decision d = only(e.apply(submit(2, JobSpec.builder("x").gang(1, 1).cpuMilli(4_000).build())));
+            chosen.put(p, d.placement().get(0).nodeId());
+            assertEquals(p == ScoringPolicy.BEST_FIT, e.fragmentation() > 0, "stranded GPUs show as fragmentation");
         }
-        final PoolEngine f = new PoolEngine(Pools.config(ScoringPolicy.FGD));
-        f.apply(new EngineInput.NodeUpsert(0, NodeSpec.simple("a", 64_000, 256_000, 8, "V100")));
-        f.apply(new EngineInput.NodeUpsert(0, NodeSpec.simple("b", 64_000, 256_000, 8, "V100")));
-        f.apply(submit(1, JobSpec.builder("x").gang(1, 4).build()));
-        for (int i = 0; i < 20; i++) {
-            f.apply(submit(2, JobSpec.builder("s" + i).share(500, 0).placeNowOrReject(true).build()));
-        }
-        assertTrue(f.fragmentation() >= 0);
+        assertEquals("a", chosen.get(ScoringPolicy.BEST_FIT));
+        assertEquals("b", chosen.get(ScoringPolicy.FGD));
     }
 }

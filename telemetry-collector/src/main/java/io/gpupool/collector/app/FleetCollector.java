@@ -42,7 +42,7 @@ public final class FleetCollector implements AutoCloseable {
             final String registryUrl, final PublisherTopics topics, final int bufferRecords, final int metricsPort)
             throws IOException {
         final SimulatedFleet fleet = new SimulatedFleet(spec, new BusyGpus(), new FleetFaults());
-        final TelemetryPublisher publisher = TelemetryPublisher.connect(bootstrapServers, registryUrl, topics, bufferRecords);
+        final TelemetryPublisher publisher = TelemetryPublisher.connectFleet(bootstrapServers, registryUrl, topics, bufferRecords);
         publisher.awaitReady();
         final FleetRunner runner = new FleetRunner(fleet, publisher, interval, Clock.systemUTC());
         MetricsServer server = null;

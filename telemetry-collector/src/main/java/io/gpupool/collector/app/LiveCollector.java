@@ -46,6 +46,10 @@ public final class LiveCollector implements AutoCloseable {
     }
 
     public static LiveCollector start(final LiveOptions o) throws IOException, InterruptedException {
+        return start(o, PublisherTopics.defaults());
+    }
+
+    public static LiveCollector start(final LiveOptions o, final PublisherTopics topics) throws IOException, InterruptedException {
         final GpuSource gpu;
         TopoMatrix topo = null;
         switch (o.source()) {
@@ -78,7 +82,7 @@ public final class LiveCollector implements AutoCloseable {
                 o.labels(), o.interval().toMillis());
         final CollectorMetrics metrics = new CollectorMetrics();
         final TelemetryPublisher publisher = TelemetryPublisher.connect(o.bootstrapServers(), o.registryUrl(),
-                PublisherTopics.defaults(), o.bufferRecords());
+                topics, o.bufferRecords());
         metrics.bindPublisher(publisher);
         publisher.awaitReady();
         final MetricsServer server = o.metricsPort() < 0 ? null : MetricsServer.start("0.0.0.0", o.metricsPort(), metrics.registry());

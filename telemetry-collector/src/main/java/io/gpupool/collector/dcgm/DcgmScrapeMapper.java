@@ -10,10 +10,18 @@ import java.util.Map;
 
 /**
  * Maps a dcgm-exporter scrape onto the same GPU readings nvidia-smi gives, keyed by the UUID
- * label. Series of MIG instances (GPU_I_ID label) only mark the GPU as MIG-enabled: their values
- * are per instance, not per GPU. Series without a UUID cannot be attributed and are reported.
+ * label. With MIG, dcgm-exporter labels series with the GPU instance (GPU_I_ID): such a series
+ * marks the GPU MIG-enabled; device-wide fields (temperature, power, clocks, ECC, remaps, Xid) are
+ * taken from it when the GPU has no device-level series, framebuffer use is summed over the
+ * instances, and utilisation is left null (it is not defined per GPU under MIG). Series without a
+ * UUID cannot be attributed and are reported.
  */
 public final class DcgmScrapeMapper {
+    private static final java.util.Set<String> DEVICE_WIDE = java.util.Set.of(DcgmFields.GPU_TEMP, DcgmFields.POWER_USAGE,
+            DcgmFields.POWER_MGMT_LIMIT, DcgmFields.ENFORCED_POWER_LIMIT, DcgmFields.SM_CLOCK, DcgmFields.XID_ERRORS,
+            DcgmFields.ECC_DBE_VOL_TOTAL, DcgmFields.ROW_REMAP_PENDING, DcgmFields.ROW_REMAP_FAILURE,
+            DcgmFields.RETIRED_PENDING, DcgmFields.FB_TOTAL);
+    private static final java.util.Set<String> SUMMED_OVER_INSTANCES = java.util.Set.of(DcgmFields.FB_USED, DcgmFields.FB_FREE);
 
     private DcgmScrapeMapper() {
     }
@@ -21,6 +29,7 @@ public final class DcgmScrapeMapper {
     public static GpuSnapshot map(final String label, final String scrapeText) {
         final PrometheusTextParser.Result parsed = PrometheusTextParser.parse(scrapeText);
         final Map<String, Map<String, Double>> valuesByUuid = new LinkedHashMap<>();
+        final Map<String, Map<String, Double>> instanceValuesByUuid = new LinkedHashMap<>();
         final Map<String, GpuReading.Builder> builders = new LinkedHashMap<>();
         final List<String> warnings = new ArrayList<>();
         if (parsed.skippedLines() > 0) {
@@ -53,6 +62,14 @@ public final class DcgmScrapeMapper {
             }
             if (s.label("GPU_I_ID") != null && !s.label("GPU_I_ID").isEmpty()) {
                 b.migMode(MigMode.ENABLED);
+                if (s.value() != null) {
+                    final Map<String, Double> inst = instanceValuesByUuid.computeIfAbsent(uuid, k -> new LinkedHashMap<>());
+                    if (SUMMED_OVER_INSTANCES.contains(s.name())) {
+                        inst.merge(s.name(), s.value(), Double::sum);
+                    } else if (DEVICE_WIDE.contains(s.name())) {
+                        inst.putIfAbsent(s.name(), s.value());
+                    }
+                }
                 continue;
             }
             // A field missing (blank sentinel) stays absent, so it maps to null below.
@@ -65,7 +82,9 @@ public final class DcgmScrapeMapper {
         }
         final List<GpuReading> gpus = new ArrayList<>();
         for (final Map.Entry<String, GpuReading.Builder> e : builders.entrySet()) {
-            gpus.add(fill(e.getValue(), valuesByUuid.getOrDefault(e.getKey(), Map.of())));
+            final Map<String, Double> values = new LinkedHashMap<>(instanceValuesByUuid.getOrDefault(e.getKey(), Map.of()));
+            values.putAll(valuesByUuid.getOrDefault(e.getKey(), Map.of())); // device-level series win
+            gpus.add(fill(e.getValue(), values));
         }
         return new GpuSnapshot(label, driver, gpus, warnings);
     }

@@ -114,12 +114,18 @@ public final class NodeCollector {
 
     private LinkSamples linkSamples(final List<PortReading> ports, final Instant now) {
         final List<LinkSample> samples = new ArrayList<>();
+        Long elapsedMillis = null;
         for (final PortReading p : ports) {
             final String key = p.hca() + "/" + p.port();
-            samples.add(AvroMapping.linkSample(previousPorts.get(key), p));
+            final PortReading previous = previousPorts.get(key);
+            samples.add(AvroMapping.linkSample(previous, p));
+            if (previous != null && elapsedMillis == null) {
+                // the schema's intervalMillis is the span the rates were computed over, not the nominal interval
+                elapsedMillis = Math.round((p.readAtNanos() - previous.readAtNanos()) / 1e6);
+            }
             previousPorts.put(key, p);
         }
-        return LinkSamples.newBuilder().setNodeId(nodeId).setSampledAt(now).setIntervalMillis(intervalMillis)
+        return LinkSamples.newBuilder().setNodeId(nodeId).setSampledAt(now).setIntervalMillis(elapsedMillis)
                 .setSource("sysfs").setPorts(samples).build();
     }
 }

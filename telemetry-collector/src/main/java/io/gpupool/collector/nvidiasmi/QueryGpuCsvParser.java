@@ -42,7 +42,7 @@ public final class QueryGpuCsvParser {
         int lineNo = 0;
         for (final String rawLine : text.split("\r?\n", -1)) {
             lineNo++;
-            final String line = rawLine.strip();
+            final String line = rawLine.replace("\uFEFF", "").strip();
             if (line.isEmpty() || line.startsWith("#")) {
                 continue;
             }

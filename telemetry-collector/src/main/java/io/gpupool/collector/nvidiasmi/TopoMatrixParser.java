@@ -89,7 +89,7 @@ public final class TopoMatrixParser {
     /** Non-empty cells, for finding labels. */
     private static List<String> cells(final String line) {
         final List<String> out = new ArrayList<>();
-        for (final String c : line.split("\t")) {
+        for (final String c : separated(line)) {
             if (!c.isBlank()) {
                 out.add(c.trim());
             }
@@ -99,10 +99,14 @@ public final class TopoMatrixParser {
 
     /** Positional cells of a data row: tab separated, with " X " standing for self. */
     private static List<String> rowCells(final String line) {
-        final List<String> out = new ArrayList<>();
-        for (final String c : line.split("\t", -1)) {
-            out.add(c);
-        }
-        return out;
+        return List.of(separated(line));
+    }
+
+    /**
+     * nvidia-smi separates cells with tabs; output that went through a terminal or a copy-paste may
+     * have spaces instead, and then two or more spaces separate cells ("CPU Affinity" keeps its one).
+     */
+    private static String[] separated(final String line) {
+        return line.indexOf('\t') >= 0 ? line.split("\t", -1) : line.trim().split("\\s{2,}", -1);
     }
 }

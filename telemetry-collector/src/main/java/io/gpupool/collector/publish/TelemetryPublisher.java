@@ -61,10 +61,23 @@ public final class TelemetryPublisher implements RecordSink, AutoCloseable {
         this.sender.start();
     }
 
-    /** A publisher with a real producer: idempotent, acks=all, zstd, batched with a short linger. */
+    /** A node's publisher: idempotent, acks=all, zstd, small batches (a node sends a few records a second). */
     public static TelemetryPublisher connect(final String bootstrapServers, final String registryUrl,
             final PublisherTopics topics, final int capacity) {
         final Properties p = producerConfig(bootstrapServers);
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, 32 * 1024);
+        p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 4L * 1024 * 1024);
+        return connect(p, registryUrl, topics, capacity);
+    }
+
+    /** A fleet's publisher: as a node's, with large batches and producer buffer for thousands of records a second. */
+    public static TelemetryPublisher connectFleet(final String bootstrapServers, final String registryUrl,
+            final PublisherTopics topics, final int capacity) {
+        return connect(producerConfig(bootstrapServers), registryUrl, topics, capacity);
+    }
+
+    private static TelemetryPublisher connect(final Properties p, final String registryUrl, final PublisherTopics topics,
+            final int capacity) {
         final Map<String, Object> serdeConfig = Map.of(RegistryClientConfig.URL, registryUrl);
         final SpecificAvroSerializer<SpecificRecord> values = new SpecificAvroSerializer<>();
         values.configure(serdeConfig, false);
@@ -85,6 +98,8 @@ public final class TelemetryPublisher implements RecordSink, AutoCloseable {
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 2_000);
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000);
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 15_000);
+        // A node cut off from Kafka retries a few times a minute, not many times a second.
+        p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 10_000);
         return p;
     }
 
@@ -224,6 +239,8 @@ public final class TelemetryPublisher implements RecordSink, AutoCloseable {
         }
         LOG.warn("delivery of a {} record for node {} failed: {}", record.topic(), record.key(), error.getMessage());
         if (isInventory) {
+            // kept for another try, but not at once: a lasting refusal (authorization, too large) must not spin
+            pauseUntilNanos = System.nanoTime() + 5_000_000_000L;
             synchronized (this) {
                 inventory.putIfAbsent(record.key(), record);
                 notifyAll();

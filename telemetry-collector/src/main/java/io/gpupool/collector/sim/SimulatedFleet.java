@@ -43,6 +43,7 @@ public final class SimulatedFleet {
     private final Map<String, SimulatedNode> byId = new LinkedHashMap<>();
     private final Set<String> inventoryDue = new HashSet<>();
     private long tick;
+    private volatile RandomFaults randomFaults;
 
     public SimulatedFleet(final FleetSpec spec, final BusyGpus busy, final FleetFaults faults) {
         this.spec = spec;
@@ -95,11 +96,22 @@ public final class SimulatedFleet {
         return new FabricMap("simulated", attachments, List.of());
     }
 
+    /** Lets faults strike by seeded chance from the next tick on; null stops it (faults already on stay until cleared). */
+    public void randomFaults(final RandomFaults faultsByChance) {
+        this.randomFaults = faultsByChance;
+    }
+
     /** Emits this tick's records for every node that is not silent. */
     public void tick(final Instant at, final long intervalMillis, final RecordSink sink) {
         final long t;
         synchronized (this) {
             t = tick++;
+        }
+        final RandomFaults chance = randomFaults;
+        if (chance != null) {
+            final List<List<String>> hcas = new ArrayList<>(nodes.size());
+            nodes.forEach(n -> hcas.add(n.hcas));
+            chance.apply(t, new ArrayList<>(byId.keySet()), spec.gpusPerNode(), hcas, faults);
         }
         for (int i = 0; i < nodes.size(); i++) {
             final SimulatedNode n = nodes.get(i);

@@ -58,8 +58,26 @@ class DcgmScrapeMapperTest {
         assertThat(g1.remappedRowsFailure()).isTrue();
         final GpuReading g2 = s.gpus().get(1);
         assertThat(g2.migMode()).isEqualTo(MigMode.ENABLED);
-        assertThat(g2.memoryUsedMiB()).as("per-instance value is not the GPU's").isNull();
+        assertThat(g2.memoryUsedMiB()).as("the only instance's use").isEqualTo(500L);
         assertThat(s.warnings()).anyMatch(w -> w.contains("1 unreadable"));
+    }
+
+    @Test
+    void migInstancesGiveDeviceFieldsAndSummedMemory() {
+        final String scrape = "DCGM_FI_DEV_FB_USED{gpu=\"0\",UUID=\"GPU-m\",GPU_I_PROFILE=\"3g.40gb\",GPU_I_ID=\"1\"} 1000\n"
+                + "DCGM_FI_DEV_FB_USED{gpu=\"0\",UUID=\"GPU-m\",GPU_I_PROFILE=\"3g.40gb\",GPU_I_ID=\"2\"} 2500\n"
+                + "DCGM_FI_DEV_FB_FREE{gpu=\"0\",UUID=\"GPU-m\",GPU_I_PROFILE=\"3g.40gb\",GPU_I_ID=\"1\"} 39000\n"
+                + "DCGM_FI_DEV_FB_FREE{gpu=\"0\",UUID=\"GPU-m\",GPU_I_PROFILE=\"3g.40gb\",GPU_I_ID=\"2\"} 37500\n"
+                + "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",UUID=\"GPU-m\",GPU_I_PROFILE=\"3g.40gb\",GPU_I_ID=\"1\"} 44\n"
+                + "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",UUID=\"GPU-m\",GPU_I_PROFILE=\"3g.40gb\",GPU_I_ID=\"1\"} 77\n"
+                + "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\",UUID=\"GPU-m\"} 250.5\n";
+        final GpuReading g = DcgmScrapeMapper.map("mig", scrape).gpus().get(0);
+        assertThat(g.migMode()).isEqualTo(MigMode.ENABLED);
+        assertThat(g.memoryUsedMiB()).isEqualTo(3500L);
+        assertThat(g.memoryTotalMiB()).isEqualTo(80000L);
+        assertThat(g.temperatureC()).isEqualTo(44.0);
+        assertThat(g.powerDrawW()).isEqualTo(250.5);
+        assertThat(g.utilizationGpuPct()).as("per-instance utilisation is not the GPU's").isNull();
     }
 
     @Test
@@ -69,5 +87,9 @@ class DcgmScrapeMapperTest {
         assertThat(a.label("hostname")).isEqualTo("old");
         assertThat(b.label("Hostname")).isEqualTo("new");
         assertThat(PrometheusTextParser.parseLine("M NaN").value()).isNull();
+        assertThat(PrometheusTextParser.parseLine("M 1.40737488355328e+14").value()).as("DCGM_FP64_BLANK").isNull();
+        assertThat(PrometheusTextParser.parseLine("M 140737488355330").value()).as("FP64 not supported").isNull();
+        assertThat(PrometheusTextParser.parseLine("M 9223372036854775807").value()).isNull();
+        assertThat(PrometheusTextParser.parseLine("M 9223372036854775000").value()).as("large but real").isNotNull();
     }
 }

@@ -82,6 +82,8 @@ class LiveCollectorLoopTest {
             assertThat(sink.gpus.get(1).getGpus().get(0).getXidCodes()).isEmpty();
             final LinkSample port0 = sink.links.get(1).getPorts().get(0);
             assertThat(port0.getTxBytesPerSec()).isPositive();
+            assertThat(sink.links.get(0).getIntervalMillis()).as("no rates on a first read").isNull();
+            assertThat(sink.links.get(1).getIntervalMillis()).as("span of the rates").isGreaterThanOrEqualTo(20L);
             assertThat(sink.links.get(1).getPorts().get(1).getSaturatedCounters()).containsExactly("link_downed");
 
             final String scrape = HttpClient.newHttpClient().send(

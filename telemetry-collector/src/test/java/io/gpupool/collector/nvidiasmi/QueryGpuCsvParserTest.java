@@ -75,7 +75,7 @@ class QueryGpuCsvParserTest {
 
     @Test
     void headerWithUnitsMapsByNameWhateverTheOrder() {
-        final String csv = "uuid, memory.used [MiB], clocks.current.sm [MHz], index, utilization.gpu [%]\n"
+        final String csv = "\uFEFFuuid, memory.used [MiB], clocks.current.sm [MHz], index, utilization.gpu [%]\n"
                 + "GPU-44444444-0000-0000-0000-000000000000, 1235 MiB, 2520 MHz, 3, 9 %\n";
         final GpuReading g = QueryGpuCsvParser.collectorOrder().parse("t", csv).gpus().get(0);
         assertThat(g.index()).isEqualTo(3);

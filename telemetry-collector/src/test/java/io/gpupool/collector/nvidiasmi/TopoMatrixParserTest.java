@@ -75,6 +75,15 @@ class TopoMatrixParserTest {
     }
 
     @Test
+    void spacesInsteadOfTabs() {
+        final TopoMatrix m = TopoMatrixParser.parse(EIGHT_WAY.replace("\t", "    "));
+        assertThat(m.gpus()).hasSize(4);
+        assertThat(m.nearestNics()).containsEntry("GPU3", List.of("mlx5_bond_0"));
+        assertThat(m.cpuAffinity()).containsEntry("GPU2", "56-111,168-223");
+        assertThat(m.numaNode()).containsEntry("GPU2", 1);
+    }
+
+    @Test
     void textWithoutMatrixIsAClearError() {
         assertThatThrownBy(() -> TopoMatrixParser.parse("NVIDIA-SMI has failed"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("GPU0");

@@ -103,6 +103,37 @@ class SimulatedFleetTest {
         assertThat(sink.inventories).extracting(NodeInventory::getNodeId).containsExactly("node-00005");
     }
 
+    @Test
+    void faultsByChanceAreSeededAndEnd() {
+        final List<Object> a = chaos(5);
+        assertThat(a).isEqualTo(chaos(5)).isNotEqualTo(chaos(6));
+        final SimulatedFleet fleet = new SimulatedFleet(FleetSpec.small(1), new BusyGpus(), new FleetFaults());
+        fleet.randomFaults(new RandomFaults(9, 0.2, 3));
+        final CollectingSink sink = new CollectingSink();
+        for (int t = 0; t < 30; t++) {
+            fleet.tick(T0.plusSeconds(t), 1000, sink);
+        }
+        assertThat(sink.gpus.size()).as("some nodes went silent for a while").isLessThan(30 * 16);
+        final long xids = sink.gpus.stream().flatMap(g -> g.getGpus().stream()).filter(g -> !g.getXidCodes().isEmpty()).count();
+        final long hot = sink.gpus.stream().flatMap(g -> g.getGpus().stream()).filter(g -> g.getTemperatureC() >= 90).count();
+        final long down = sink.links.stream().flatMap(l -> l.getPorts().stream()).filter(p -> p.getState() == PortState.DOWN).count();
+        assertThat(xids).isPositive();
+        assertThat(hot).isPositive();
+        assertThat(down).isPositive();
+        // a silenced node comes back after its 3 ticks and announces itself again
+        assertThat(sink.inventories.size()).isGreaterThan(16);
+    }
+
+    private static List<Object> chaos(final long seed) {
+        final SimulatedFleet fleet = new SimulatedFleet(FleetSpec.small(1), new BusyGpus(), new FleetFaults());
+        fleet.randomFaults(new RandomFaults(seed, 0.1, 2));
+        final CollectingSink sink = new CollectingSink();
+        for (int t = 0; t < 10; t++) {
+            fleet.tick(T0.plusSeconds(t), 1000, sink);
+        }
+        return List.of(sink.inventories, sink.gpus, sink.links);
+    }
+
     private static List<Object> run(final long seed) {
         final SimulatedFleet fleet = new SimulatedFleet(FleetSpec.small(seed), new BusyGpus(), new FleetFaults());
         fleet.busyGpus().set(fleet.gpuUuids("node-00001"));

@@ -1,0 +1,144 @@
+package io.gpupool.sink;
+
+import static io.gpupool.sink.SinkTestKit.allocate;
+import static io.gpupool.sink.SinkTestKit.count;
+import static io.gpupool.sink.SinkTestKit.has;
+import static io.gpupool.sink.SinkTestKit.stop;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpupool.avro.JobEvent;
+import io.gpupool.avro.NodeCommandType;
+import io.gpupool.localstack.testing.LocalStackExtension;
+import io.gpupool.localstack.testing.TestStack;
+import io.gpupool.sink.apply.CommandTemplate;
+import io.gpupool.sink.apply.ExecApplier;
+import io.gpupool.sink.apply.ProcessTree;
+import io.gpupool.sink.apply.SimulatedApplier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A sink stopped and started again on the same ledger picks up what was running: a simulated job
+ * finishes its remaining time, a real process is adopted and can still be evicted. Also: RELEASE
+ * of a gang member still running stops it without reporting an eviction.
+ */
+@ExtendWith(LocalStackExtension.class)
+class SinkRestartRecoveryTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aRestartedSinkResumesSimulatedJobs(final TestStack stack) throws Exception {
+        try (SinkTestKit kit = new SinkTestKit(stack, 1)) {
+            final SinkConfig config = kit.config(dir.resolve("state"));
+            try (SinkRunner first = SinkRunner.create(config, new SimulatedApplier(1, Duration.ofMinutes(10))).start()) {
+                kit.send(allocate("resume", "n1", 2_500, List.of(), 0));
+                kit.eventsUntil(e -> has(e, "resume", "STARTED"), WAIT);
+                assertThat(first.running()).hasSize(1);
+            }
+            final long restartedAt = System.nanoTime();
+            try (SinkRunner second = SinkRunner.create(config, new SimulatedApplier(1, Duration.ofMinutes(10))).start()) {
+                assertThat(second.running()).hasSize(1);
+                final List<JobEvent> ev = kit.eventsUntil(e -> has(e, "resume", "COMPLETED"), WAIT);
+                assertThat((System.nanoTime() - restartedAt) / 1_000_000).as("only the remaining time").isLessThan(2_500);
+                assertThat(count(ev, "resume", "APPLIED")).isEqualTo(1);
+                assertThat(count(ev, "resume", "STARTED")).isEqualTo(1);
+                assertThat(second.running()).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void aRestartedSinkAdoptsARunningProcessAndCanEvictIt(final TestStack stack) throws Exception {
+        final Path job = dir.resolve("job.sh");
+        Files.writeString(job, "#!/bin/bash\ntrap 'exit 143' TERM\nsleep 1000 &\nwait\n");
+        Files.setPosixFilePermissions(job, PosixFilePermissions.fromString("rwx------"));
+        try (SinkTestKit kit = new SinkTestKit(stack, 1)) {
+            final SinkConfig config = kit.config(dir.resolve("state"));
+            ProcessHandle process = null;
+            try {
+                final ExecApplier firstExec = new ExecApplier(CommandTemplate.jobCommand(), Duration.ofSeconds(5), dir);
+                try (SinkRunner first = SinkRunner.create(config, firstExec).start()) {
+                    kit.send(allocate("adopt", "n1", 0, List.of(job.toString()), 4));
+                    kit.eventsUntil(e -> has(e, "adopt", "STARTED"), WAIT);
+                    process = firstExec.processOf(first.running().values().iterator().next()).orElseThrow();
+                }
+                assertThat(ProcessTree.alive(process)).as("a sink restart leaves jobs running").isTrue();
+
+                final ExecApplier secondExec = new ExecApplier(CommandTemplate.jobCommand(), Duration.ofSeconds(5), dir);
+                try (SinkRunner second = SinkRunner.create(config, secondExec).start()) {
+                    assertThat(secondExec.processOf(second.running().values().iterator().next()).orElseThrow().pid())
+                            .isEqualTo(process.pid());
+                    kit.send(stop(NodeCommandType.EVICT, "adopt", "n1", "node drained"));
+                    final List<JobEvent> ev = kit.eventsUntil(e -> has(e, "adopt", "EVICTED"), WAIT);
+                    assertThat(ProcessTree.alive(process)).isFalse();
+                    assertThat(count(ev, "adopt", "STARTED")).isEqualTo(1);
+                    assertThat(count(ev, "adopt", "COMPLETED") + count(ev, "adopt", "FAILED")).isZero();
+                }
+            } finally {
+                if (process != null) {
+                    process.destroyForcibly();
+                    process.descendants().forEach(ProcessHandle::destroyForcibly);
+                }
+            }
+        }
+    }
+
+    @Test
+    void anOutcomeRecordedButNotDeliveredIsSentAgainAfterARestart(final TestStack stack) throws Exception {
+        try (SinkTestKit kit = new SinkTestKit(stack, 1)) {
+            final SinkConfig config = kit.config(dir.resolve("state"));
+            // What a sink killed right after a job ended leaves: the outcome, but no acknowledgement.
+            final io.gpupool.avro.NodeCommand c = allocate("ended", "n1", 0, List.of("/bin/false"), 0);
+            final io.gpupool.sink.apply.JobPart part = io.gpupool.sink.apply.JobPart.of(c);
+            try (io.gpupool.sink.ledger.AppliedLedger ledger = io.gpupool.sink.ledger.AppliedLedger.open(config.stateDir())) {
+                ledger.applied(c, java.util.Optional.of(part), 1);
+                ledger.started(part, 999_999_999L, 2);
+                ledger.outcome(part, new io.gpupool.sink.ledger.LedgerEntry.Event("FAILED", c.getCommandId(),
+                        c.getDecisionId(), 1, "exit code 1"));
+            }
+            final ExecApplier exec = new ExecApplier(CommandTemplate.jobCommand(), Duration.ofSeconds(1), dir);
+            try (SinkRunner sink = SinkRunner.create(config, exec).start()) {
+                final List<JobEvent> ev = kit.eventsUntil(e -> has(e, "ended", "FAILED"), WAIT);
+                final JobEvent failed = ev.get(0);
+                assertThat(failed.getExitCode()).isEqualTo(1);
+                assertThat(failed.getReason()).isEqualTo("exit code 1");
+                assertThat(failed.getEventId()).isEqualTo(c.getCommandId() + "/FAILED");
+                assertThat(sink.running()).isEmpty();
+            }
+            try (io.gpupool.sink.ledger.AppliedLedger ledger = io.gpupool.sink.ledger.AppliedLedger.open(config.stateDir())) {
+                assertThat(ledger.unsettled()).as("settled once Kafka had the event").isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void releaseStopsARunningGangMemberWithoutAnEviction(final TestStack stack) throws Exception {
+        try (SinkTestKit kit = new SinkTestKit(stack, 1)) {
+            try (SinkRunner sink = SinkRunner.create(kit.config(dir.resolve("state")),
+                    new SimulatedApplier(10, Duration.ofMinutes(10))).start()) {
+                kit.send(allocate("gang", "n1", 1_000, List.of(), 0));       // rank 0 ends after 100 ms
+                kit.send(allocate("gang", "n2", 3_600_000, List.of(), 0));   // rank 1 still runs
+                kit.eventsUntil(e -> has(e, "gang", "COMPLETED"), WAIT);
+                // The scheduler answers the COMPLETED with RELEASE on every node of the gang.
+                kit.send(stop(NodeCommandType.RELEASE, "gang", "n1", "completed"));
+                kit.send(stop(NodeCommandType.RELEASE, "gang", "n2", "completed"));
+                final List<JobEvent> ev = kit.eventsUntil(e -> count(e, "gang", "APPLIED") == 4, WAIT);
+                assertThat(kit.eventsAfterQuiet(Duration.ofSeconds(1))).hasSameSizeAs(ev);
+                assertThat(count(ev, "gang", "EVICTED")).isZero();
+                assertThat(count(ev, "gang", "COMPLETED")).isEqualTo(1);
+                assertThat(sink.running()).isEmpty();
+                assertThat(sink.busyGpuUuids()).isEmpty();
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.gpupool.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The dashboards' JSON: uids, datasource, grid, descriptions, template variables, provisioning. */
+final class DashboardStructureTest {
+
+    static String datasourceUid() throws Exception {
+        final JsonNode ds = new ObjectMapper(new YAMLFactory())
+                .readTree(RepoFiles.resolve("grafana/provisioning/datasources/prometheus.yml").toFile());
+        assertThat(ds.path("datasources")).hasSize(1);
+        final String uid = ds.path("datasources").get(0).path("uid").asText();
+        assertThat(uid).isNotBlank();
+        return uid;
+    }
+
+    @Test
+    void theFourDashboardsWithUniqueUidsAndTitles() throws Exception {
+        final List<String> uids = new ArrayList<>();
+        final List<String> titles = new ArrayList<>();
+        for (final Path f : Dashboards.files()) {
+            final JsonNode d = Dashboards.read(f);
+            uids.add(d.path("uid").asText());
+            titles.add(d.path("title").asText());
+            assertThat(d.path("description").asText()).as(f + " description").isNotBlank();
+        }
+        assertThat(uids).doesNotHaveDuplicates().allMatch(u -> !u.isBlank() && u.length() <= 40)
+                .contains("gpupool-pool-overview", "gpupool-gpu-health", "gpupool-fabric", "gpupool-pipeline");
+        assertThat(titles).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void everyPanelAndQueryUsesTheProvisionedDatasource() throws Exception {
+        final String uid = datasourceUid();
+        for (final Path f : Dashboards.files()) {
+            final JsonNode d = Dashboards.read(f);
+            for (final JsonNode p : Dashboards.panels(d)) {
+                if (p.path("type").asText().equals("row")) {
+                    continue;
+                }
+                final String where = f.getFileName() + " / " + p.path("title").asText();
+                assertThat(p.path("datasource").path("uid").asText()).as(where).isEqualTo(uid);
+                assertThat(p.path("targets")).as(where + " has no query").isNotEmpty();
+                for (final JsonNode t : p.path("targets")) {
+                    assertThat(t.path("datasource").path("uid").asText()).as(where).isEqualTo(uid);
+                    assertThat(t.path("expr").asText()).as(where).isNotBlank();
+                }
+            }
+            for (final JsonNode v : d.path("templating").path("list")) {
+                assertThat(v.path("datasource").path("uid").asText()).as(f + " variable " + v.path("name")).isEqualTo(uid);
+            }
+        }
+    }
+
+    @Test
+    void panelsHaveUniqueIdsADescriptionAndFitTheGrid() throws Exception {
+        for (final Path f : Dashboards.files()) {
+            final JsonNode d = Dashboards.read(f);
+            final Set<Integer> ids = new HashSet<>();
+            final List<int[]> boxes = new ArrayList<>();
+            for (final JsonNode p : Dashboards.panels(d)) {
+                final String where = f.getFileName() + " / " + p.path("title").asText();
+                assertThat(p.path("title").asText()).as(f + " panel title").isNotBlank();
+                assertThat(ids.add(p.path("id").asInt(-1))).as(where + " duplicate id").isTrue();
+                assertThat(p.path("description").asText()).as(where + " description").isNotBlank();
+                final JsonNode g = p.path("gridPos");
+                final int x = g.path("x").asInt(-1);
+                final int y = g.path("y").asInt(-1);
+                final int w = g.path("w").asInt(0);
+                final int h = g.path("h").asInt(0);
+                assertThat(x).as(where).isGreaterThanOrEqualTo(0);
+                assertThat(y).as(where).isGreaterThanOrEqualTo(0);
+                assertThat(w).as(where).isPositive();
+                assertThat(h).as(where).isPositive();
+                assertThat(x + w).as(where + " runs past the 24 columns").isLessThanOrEqualTo(24);
+                for (final int[] b : boxes) {
+                    final boolean overlap = x < b[0] + b[2] && b[0] < x + w && y < b[1] + b[3] && b[1] < y + h;
+                    assertThat(overlap).as(where + " overlaps another panel").isFalse();
+                }
+                boxes.add(new int[] {x, y, w, h});
+            }
+        }
+    }
+
+    @Test
+    void templateVariablesForPoolNodeModelAndTenant() throws Exception {
+        for (final Path f : Dashboards.files()) {
+            final List<String> names = new ArrayList<>();
+            for (final JsonNode v : Dashboards.read(f).path("templating").path("list")) {
+                names.add(v.path("name").asText());
+                assertThat(v.path("query").path("query").asText()).as(f + " variable " + v.path("name"))
+                        .startsWith("label_values(");
+            }
+            assertThat(names).as(f.toString()).contains("pool", "node", "model", "tenant");
+        }
+    }
+
+    @Test
+    void everyVariableIsUsedSomewhereAndNoUnknownVariableIs() throws Exception {
+        final String all = String.join("\n", Dashboards.queries().stream().map(Dashboards.Query::expr).toList());
+        for (final String v : List.of("$pool", "$node", "$model", "$tenant")) {
+            assertThat(all).as(v + " filters no panel").contains(v);
+        }
+        for (final Dashboards.Query q : Dashboards.queries()) {
+            assertThat(q.resolved()).as(q.where() + " uses an unknown variable").doesNotContain("$");
+        }
+    }
+
+    @Test
+    void providerLoadsTheDashboardsFolder() throws Exception {
+        final JsonNode p = new ObjectMapper(new YAMLFactory())
+                .readTree(RepoFiles.resolve("grafana/provisioning/dashboards/gpupool.yml").toFile());
+        assertThat(p.path("providers").get(0).path("type").asText()).isEqualTo("file");
+        assertThat(p.path("providers").get(0).path("options").path("path").asText())
+                .isEqualTo(ComposeFile.GRAFANA_DASHBOARDS_MOUNT);
+    }
+}
