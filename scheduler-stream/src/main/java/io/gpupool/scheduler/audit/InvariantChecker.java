@@ -18,7 +18,7 @@ import java.util.Optional;
  * Checks the history's invariants decision by decision, after each journal entry (the "moment"):
  * no GPU holds more than 1000 milli-GPU, a job holds resources at most once and releases exactly
  * what it holds (one state at a time), a gang gets all its nodes or none, and nothing is placed on a
- * GPU the engine saw as unhealthy at that moment. It reads the recorded decisions, so it judges what
+ * GPU the engine saw as unhealthy at that moment (nor a multi-node gang on a node with bad links). It reads the recorded decisions, so it judges what
  * really happened, with the health the re-run engine derived from the same inputs.
  */
 final class InvariantChecker {
@@ -107,6 +107,11 @@ final class InvariantChecker {
         }
         for (final NodeAssignment n : a) {
             final Optional<NodeView> node = engine == null ? Optional.empty() : engine.node(n.getNodeId().toString());
+            if (a.size() > 1 && node.isPresent() && !node.get().multiNodeEligible()) {
+                // a gang spans the fabric: a node whose links are down or flapping cannot take part
+                violate("healthy-capacity", where, "gang " + job + " placed on " + n.getNodeId()
+                        + " whose fabric links were unhealthy: " + node.get().badLinks());
+            }
             for (final GpuAssignment g : n.getGpus()) {
                 final String key = key(n, g);
                 final int now = used.merge(key, g.getMilli(), Integer::sum);

@@ -148,4 +148,36 @@ class AuditorTest {
         assertThat(r.violations()).extracting(Violation::invariant).contains("no-over-allocation");
         assertThat(r.passed()).isFalse();
     }
+
+    @Test
+    void aPlacementOnAGpuThatWasUnhealthyAndAReleaseOfNothingAreViolations() {
+        final List<PlacementDecision> tampered = new ArrayList<>(rec.decisions());
+        // the first Xid, then the first single-node placement while that GPU is out (it heals 30 s later)
+        int k = 0;
+        while (!(rec.journal().get(k).entry().getPayload() instanceof io.gpupool.avro.GpuHealthChange h
+                && h.getHealth() == io.gpupool.avro.GpuHealth.UNHEALTHY)) {
+            k++;
+        }
+        final io.gpupool.avro.GpuHealthChange bad = (io.gpupool.avro.GpuHealthChange) rec.journal().get(k).entry().getPayload();
+        final long xidAt = rec.journal().get(k).timestampMs();
+        int i = 0;
+        while (tampered.get(i).getCause().getOffset() <= k || tampered.get(i).getOutcome() != DecisionOutcome.PLACED
+                || tampered.get(i).getAssignments().size() != 1 || tampered.get(i).getAssignments().get(0).getGpus().size() != 1) {
+            i++;
+        }
+        assertThat(tampered.get(i).getCause().getTimestamp().toEpochMilli()).isLessThan(xidAt + 30_000);
+        final PlacementDecision onBad = PlacementDecision.newBuilder(tampered.get(i)).build();
+        onBad.getAssignments().set(0, NodeAssignment.newBuilder(onBad.getAssignments().get(0)).setNodeId(bad.getNodeId())
+                .setGpus(List.of(new GpuAssignment(bad.getGpuUuid(), bad.getGpuIndex(), 1000))).build());
+        tampered.set(i, onBad);
+        // and a RELEASED for a job that never held anything
+        final PlacementDecision queued = tampered.stream().filter(d -> d.getOutcome() == DecisionOutcome.QUEUED)
+                .findFirst().orElseThrow();
+        tampered.set(tampered.indexOf(queued), PlacementDecision.newBuilder(queued).setOutcome(DecisionOutcome.RELEASED)
+                .build());
+        final AuditResult r = audit(rec.journal(), tampered, Map.of());
+        assertThat(r.violations()).extracting(Violation::invariant).contains("healthy-capacity", "one-state");
+        assertThat(r.violations()).anySatisfy(v -> assertThat(v.detail()).contains(bad.getNodeId() + "/"
+                + bad.getGpuIndex(), "unhealthy"));
+    }
 }
