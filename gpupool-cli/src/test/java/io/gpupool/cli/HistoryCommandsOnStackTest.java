@@ -131,6 +131,12 @@ class HistoryCommandsOnStackTest {
         final CliRun latest = run("audit", at, "--snapshot", "latest");
         assertThat(latest.exitCode()).as(latest.out() + latest.err()).isZero();
         assertThat(latest.out()).contains("pool pool-h: started from the engine snapshot at journal offset");
+        // one pool, from its newest snapshot: the journal is read from the offset after it
+        final CliRun onePool = run("audit", at, "--pool", "pool-h", "--snapshot", "latest");
+        assertThat(onePool.exitCode()).as(onePool.out() + onePool.err()).isZero();
+        assertThat(lastLine(onePool.out())).isEqualTo(lastLine(latest.out()).replaceAll("entries_per_s=\\d+", "")
+                + lastLine(onePool.out()).replaceAll(".*(entries_per_s=\\d+)", "$1"));
+        assertThat(run("audit", at, "--pool", "no-such-pool").out()).contains("replayed=0 matched=0");
 
         final CliRun export = run("export", at);
         assertThat(export.exitCode()).as(export.err()).isZero();
