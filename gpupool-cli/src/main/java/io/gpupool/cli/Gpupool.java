@@ -18,7 +18,13 @@ import picocli.CommandLine.Command;
             UpCommand.class,
             TopicsCommand.class,
             CollectorCommand.class,
+            SchedulerCommand.class,
+            QueueCommand.class,
+            ExplainCommand.class,
             SinkCommand.class,
+            AuditCommand.class,
+            ReplayCommand.class,
+            ExportCommand.class,
         })
 public final class Gpupool implements Runnable {
 
