@@ -17,6 +17,7 @@ import picocli.CommandLine.Option;
         subcommands = {
             BenchCommand.Engine.class,
             CollectorBenchCommand.class,
+            BenchPipelineCommand.class,
         })
 public final class BenchCommand implements Runnable {
 

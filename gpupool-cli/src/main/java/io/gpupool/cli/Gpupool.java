@@ -18,6 +18,9 @@ import picocli.CommandLine.Command;
             TopicsCommand.class,
             CollectorCommand.class,
             SinkCommand.class,
+            SchedulerCommand.class,
+            QueueCommand.class,
+            ExplainCommand.class,
         })
 public final class Gpupool implements Runnable {
 

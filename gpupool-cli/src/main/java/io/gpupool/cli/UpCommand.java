@@ -6,6 +6,7 @@ import io.gpupool.cli.config.DataDirOption;
 import io.gpupool.cli.config.DurationConverter;
 import io.gpupool.cli.up.ServiceGroup;
 import io.gpupool.cli.up.StackService;
+import io.gpupool.cli.up.SchedulerService;
 import io.gpupool.cli.up.TopicsService;
 import io.gpupool.cli.up.UpContext;
 import io.gpupool.cli.up.UpService;
@@ -58,7 +59,7 @@ public final class UpCommand implements Callable<Integer> {
 
     /** The services in start order; later issues append the collectors, scheduler, sink and job generator. */
     static List<UpService> services() {
-        return List.of(new StackService(), new TopicsService());
+        return List.of(new StackService(), new TopicsService(), new SchedulerService());
     }
 
     @Override
