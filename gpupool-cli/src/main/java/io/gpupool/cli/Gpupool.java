@@ -21,6 +21,8 @@ import picocli.CommandLine.Command;
             SchedulerCommand.class,
             QueueCommand.class,
             ExplainCommand.class,
+            SubmitCommand.class,
+            CancelCommand.class,
         })
 public final class Gpupool implements Runnable {
 
