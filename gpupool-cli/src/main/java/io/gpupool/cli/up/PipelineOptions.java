@@ -66,7 +66,7 @@ public final class PipelineOptions {
     public boolean noGenerator;
 
     @Option(names = "--progress-every", paramLabel = "TIME", defaultValue = "5s", converter = DurationConverter.class,
-            description = "How often the progress line is printed on stderr; 0 for none (default ${DEFAULT-VALUE}).")
+            description = "How often the progress line is printed on stderr; 0s for none (default ${DEFAULT-VALUE}).")
     public Duration progressEvery;
 
     /** Why these flags cannot work, with the fix; null when they can. */

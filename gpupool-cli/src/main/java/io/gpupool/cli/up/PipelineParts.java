@@ -6,8 +6,8 @@ import io.gpupool.collector.app.FleetCollector;
 import io.gpupool.sink.SinkRunner;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What the pipeline services of {@code gpupool up} hand each other: the fleet (whose load follows
@@ -20,7 +20,8 @@ public final class PipelineParts {
     private volatile FleetCollector fleet;
     private volatile SinkRunner sink;
     private volatile WorkloadRunner workload;
-    private final Map<String, LongAdder> events = new ConcurrentHashMap<>();
+    /** Jobs by the event types the sink published for them: a gang's parts count once. */
+    private final Map<String, Set<String>> events = new ConcurrentHashMap<>();
 
     void fleet(final FleetCollector f) {
         fleet = f;
@@ -42,17 +43,24 @@ public final class PipelineParts {
         return Optional.ofNullable(sink);
     }
 
+    /** Hands the sink over to the caller, who stops it (tests restarting the sink); {@code up} then leaves it alone. */
+    public synchronized Optional<SinkRunner> takeSink() {
+        final Optional<SinkRunner> s = sink();
+        sink = null;
+        return s;
+    }
+
     public Optional<WorkloadRunner> workload() {
         return Optional.ofNullable(workload);
     }
 
     void eventPublished(final JobEvent event) {
-        events.computeIfAbsent(event.getType().name(), k -> new LongAdder()).increment();
+        events.computeIfAbsent(event.getType().name(), k -> ConcurrentHashMap.newKeySet()).add(event.getJobId());
     }
 
-    /** Job events of this type (COMPLETED, EVICTED, ...) the sink has published since up started. */
+    /** Jobs with at least one event of this type (COMPLETED, EVICTED, ...) since up started. */
     public long events(final String type) {
-        final LongAdder a = events.get(type);
-        return a == null ? 0 : a.sum();
+        final Set<String> jobs = events.get(type);
+        return jobs == null ? 0 : jobs.size();
     }
 }

@@ -11,7 +11,11 @@ public final class PipelineServices {
     }
 
     public static List<UpService> of(final PipelineOptions options, final PrintWriter err) {
-        final PipelineParts parts = new PipelineParts();
+        return of(options, new PipelineParts(), err);
+    }
+
+    /** With the caller's parts, to reach the fleet (fault injection) and the sink while they run. */
+    public static List<UpService> of(final PipelineOptions options, final PipelineParts parts, final PrintWriter err) {
         final List<UpService> services = new ArrayList<>();
         if (!options.noFleet) {
             services.add(new FleetService(options, parts));

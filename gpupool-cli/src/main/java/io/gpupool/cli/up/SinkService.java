@@ -81,7 +81,10 @@ public final class SinkService implements UpService {
         final MetricsServer served = metrics;
         return () -> {
             try {
-                sink.close();
+                // Unless a test took it over (and stops it itself).
+                if (parts.takeSink().isPresent()) {
+                    sink.close();
+                }
             } finally {
                 served.close();
             }
