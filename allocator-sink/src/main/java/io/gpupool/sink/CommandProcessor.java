@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * starts the part (ALLOCATE, with retries; FAILED when they run out) or stops it (EVICT, RELEASE).
  * Stops run on their own threads: a grace period must not hold up the other nodes' commands.
  */
-final class CommandProcessor implements AutoCloseable {
+final class CommandProcessor {
 
     private static final Logger LOG = LoggerFactory.getLogger(CommandProcessor.class);
     private static final PartObserver IGNORE = new PartObserver() {
@@ -69,7 +69,10 @@ final class CommandProcessor implements AutoCloseable {
     /** Resumes the parts a previous sink process left running, and finishes its interrupted stops. */
     void recover() {
         for (final ActivePart a : ledger.unsettled()) {
-            if (a.pendingStop().isPresent()) {
+            if (a.outcome().isPresent()) {
+                // It had ended and its event may not have reached Kafka: send the same event again.
+                tracker.settle(a.part(), JobEvents.ofOutcome(a.part(), a.outcome().get(), Instant.now()));
+            } else if (a.pendingStop().isPresent()) {
                 applier.recover(a.part(), a.pid(), a.startedAtMillis(), IGNORE);
                 final JobPart part = a.part();
                 final PendingStop stop = a.pendingStop().get();
@@ -143,10 +146,11 @@ final class CommandProcessor implements AutoCloseable {
             if (NodeCommandType.EVICT.name().equals(stop.type())) {
                 final Integer code = outcome.flatMap(o -> o.exitCode().isPresent()
                         ? Optional.of(o.exitCode().getAsInt()) : Optional.empty()).orElse(null);
-                publisher.publish(JobEvents.evicted(part, stop.commandId(), stop.decisionId(), Instant.now(), code,
+                tracker.settle(part, JobEvents.evicted(part, stop.commandId(), stop.decisionId(), Instant.now(), code,
                         outcome.map(Outcome::describe).orElse(stop.reason())));
+            } else {
+                ledger.ended(part, stop.type() + ": " + stop.reason()); // RELEASE: no event to deliver
             }
-            ledger.ended(part, stop.type() + ": " + stop.reason());
             tracker.stopped(part);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -157,8 +161,8 @@ final class CommandProcessor implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() throws InterruptedException {
+    /** Waits for stops in progress (grace periods), up to the configured wait. */
+    void close() throws InterruptedException {
         stoppers.shutdown();
         if (!stoppers.awaitTermination(stopWait.toMillis(), TimeUnit.MILLISECONDS)) {
             LOG.warn("stops still in progress after {}; leaving them", stopWait);

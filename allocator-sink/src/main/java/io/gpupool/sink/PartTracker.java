@@ -100,10 +100,19 @@ final class PartTracker implements PartObserver {
         }
         final Integer code = outcome.exitCode().isPresent() ? outcome.exitCode().getAsInt() : null;
         final JobEventType type = outcome.failed() ? JobEventType.FAILED : JobEventType.COMPLETED;
-        publisher.publish(JobEvents.ofPart(part, type, Instant.now(), code,
+        settle(part, JobEvents.ofPart(part, type, Instant.now(), code,
                 outcome.failed() || outcome.reason().isPresent() ? outcome.describe() : null));
-        ledger.ended(part, outcome.describe());
         listeners.forEach(l -> l.partEnded(part));
+    }
+
+    /**
+     * Reports a part's terminal event so that it survives a crash: the outcome goes to the ledger
+     * first, the part counts as settled only once Kafka has the event, and a restarted sink sends
+     * an outcome without that acknowledgement again (same event id).
+     */
+    void settle(final JobPart part, final io.gpupool.avro.JobEvent event) {
+        ledger.outcome(part, JobEvents.toOutcome(event));
+        publisher.publish(event, () -> ledger.ended(part, event.getType().name()));
     }
 
     void stopped(final JobPart part) {

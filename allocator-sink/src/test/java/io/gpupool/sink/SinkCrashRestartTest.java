@@ -109,7 +109,8 @@ class SinkCrashRestartTest {
                 kit.dlq, group, state.toString(), Long.toString(delayMillis)));
         final Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         final CountDownLatch ready = new CountDownLatch(1);
-        final Path log = dir.resolve("child-" + p.pid() + ".log");
+        // Kept under target/ (not the temp dir) so a failure can be read afterwards.
+        final Path log = Path.of("target", "sink-child-" + p.pid() + ".log").toAbsolutePath();
         final Thread pump = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;

@@ -43,6 +43,7 @@ class SinkRestartRecoveryTest {
             try (SinkRunner first = SinkRunner.create(config, new SimulatedApplier(1, Duration.ofMinutes(10))).start()) {
                 kit.send(allocate("resume", "n1", 2_500, List.of(), 0));
                 kit.eventsUntil(e -> has(e, "resume", "STARTED"), WAIT);
+                assertThat(first.running()).hasSize(1);
             }
             final long restartedAt = System.nanoTime();
             try (SinkRunner second = SinkRunner.create(config, new SimulatedApplier(1, Duration.ofMinutes(10))).start()) {
@@ -88,6 +89,34 @@ class SinkRestartRecoveryTest {
                     process.destroyForcibly();
                     process.descendants().forEach(ProcessHandle::destroyForcibly);
                 }
+            }
+        }
+    }
+
+    @Test
+    void anOutcomeRecordedButNotDeliveredIsSentAgainAfterARestart(final TestStack stack) throws Exception {
+        try (SinkTestKit kit = new SinkTestKit(stack, 1)) {
+            final SinkConfig config = kit.config(dir.resolve("state"));
+            // What a sink killed right after a job ended leaves: the outcome, but no acknowledgement.
+            final io.gpupool.avro.NodeCommand c = allocate("ended", "n1", 0, List.of("/bin/false"), 0);
+            final io.gpupool.sink.apply.JobPart part = io.gpupool.sink.apply.JobPart.of(c);
+            try (io.gpupool.sink.ledger.AppliedLedger ledger = io.gpupool.sink.ledger.AppliedLedger.open(config.stateDir())) {
+                ledger.applied(c, java.util.Optional.of(part), 1);
+                ledger.started(part, 999_999_999L, 2);
+                ledger.outcome(part, new io.gpupool.sink.ledger.LedgerEntry.Event("FAILED", c.getCommandId(),
+                        c.getDecisionId(), 1, "exit code 1"));
+            }
+            final ExecApplier exec = new ExecApplier(CommandTemplate.jobCommand(), Duration.ofSeconds(1), dir);
+            try (SinkRunner sink = SinkRunner.create(config, exec).start()) {
+                final List<JobEvent> ev = kit.eventsUntil(e -> has(e, "ended", "FAILED"), WAIT);
+                final JobEvent failed = ev.get(0);
+                assertThat(failed.getExitCode()).isEqualTo(1);
+                assertThat(failed.getReason()).isEqualTo("exit code 1");
+                assertThat(failed.getEventId()).isEqualTo(c.getCommandId() + "/FAILED");
+                assertThat(sink.running()).isEmpty();
+            }
+            try (io.gpupool.sink.ledger.AppliedLedger ledger = io.gpupool.sink.ledger.AppliedLedger.open(config.stateDir())) {
+                assertThat(ledger.unsettled()).as("settled once Kafka had the event").isEmpty();
             }
         }
     }

@@ -155,6 +155,28 @@ class SinkRunnerBrokerTest {
         }
     }
 
+    @Test
+    void aRegistryOutageHoldsCommandsBackInsteadOfDeadLetteringThem(final TestStack stack) throws Exception {
+        try (SinkTestKit kit = new SinkTestKit(stack, 1)) {
+            kit.send(allocate("waits", "n1", 1_000, List.of(), 0));
+            final SinkConfig good = kit.config(state);
+            final SinkConfig unreachable = new SinkConfig(good.bootstrapServers(), good.clientProperties(),
+                    "http://127.0.0.1:1", good.topics(), good.groupId(), good.node(), good.ownPartitionOnly(),
+                    good.stateDir(), good.retry(), good.pollTimeout(), good.stopWait());
+            try (SinkRunner sink = SinkRunner.create(unreachable, new SimulatedApplier(10, Duration.ofMinutes(10))).start()) {
+                assertThat(kit.eventsAfterQuiet(Duration.ofSeconds(4))).isEmpty();
+                assertThat(sink.isRunning()).isTrue();
+                assertThat(sink.metrics().registry().scrape()).doesNotContain("dead_lettered_total{");
+            }
+            // Nothing was committed or dead-lettered: with the registry back, the same group applies it.
+            try (SinkRunner sink = SinkRunner.create(good, new SimulatedApplier(10, Duration.ofMinutes(10))).start()) {
+                kit.eventsUntil(e -> has(e, "waits", "COMPLETED"), WAIT);
+                assertThat(sink.metrics().count("gpupool.sink.commands.applied", "ALLOCATE")).isEqualTo(1);
+            }
+            assertThat(kit.deadLetters(1, Duration.ofSeconds(2))).isEmpty();
+        }
+    }
+
     private static String header(final ConsumerRecord<byte[], byte[]> r, final String name) {
         final Header h = r.headers().lastHeader(name);
         return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);

@@ -27,7 +27,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "collector", mixinStandardHelpOptions = true,
         description = {
             "footprint: a live collector (8 GPUs through a child-process nvidia-smi stand-in, the HCAs of --sysfs-root or",
-            "  8 generated NDR ports) polling once per second and publishing to the local stack; prints CPU % of one core",
+            "  8 generated NDR ports) polling once per second and publishing to the local stack; prints CPU %% of one core",
             "  (own, and with its child processes) and RSS of the collector's JVM, measured from /proc.",
             "fleet: one process publishing --nodes simulated nodes at 1 Hz; prints records/s, late and skipped ticks, drops,",
             "  CPU and RSS.",
@@ -47,7 +47,7 @@ public final class CollectorBenchCommand implements Callable<Integer> {
     Path sysfsRoot;
 
     @Option(names = "--jvm-flag", paramLabel = "FLAG", description = "JVM flag of the measured process; repeatable. "
-            + "Default for footprint: -Xmx48m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k; for fleet: -Xmx1g.")
+            + "Default for footprint: -Xmx48m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k; for fleet: -Xmx1g -XX:+UseParallelGC.")
     List<String> jvmFlags = new ArrayList<>();
 
     @Mixin
@@ -68,7 +68,7 @@ public final class CollectorBenchCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--seconds " + seconds + " is too short to measure: use 5 or more");
         }
         final List<String> flags = !jvmFlags.isEmpty() ? jvmFlags : which.equals("fleet")
-                ? List.of("-Xmx1g") : List.of("-Xmx48m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
+                ? List.of("-Xmx1g", "-XX:+UseParallelGC") : List.of("-Xmx48m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
         try (StackHandle stack = LocalStack.connectOrStart(dataDir.path())) {
             final Properties admin = new Properties();
             admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers());

@@ -16,6 +16,9 @@ public final class JobEventPublisher {
 
     private static final Logger LOG = LoggerFactory.getLogger(JobEventPublisher.class);
 
+    private static final int ATTEMPTS = 6;
+    private static final long FIRST_BACKOFF_MILLIS = 200;
+
     private final Producer<String, JobEvent> producer;
     private final String topic;
     private final Consumer<JobEvent> onSent;
@@ -29,12 +32,41 @@ public final class JobEventPublisher {
     }
 
     public void publish(final JobEvent event) {
-        producer.send(new ProducerRecord<>(topic, event.getJobId(), event), (meta, error) -> {
-            if (error != null) {
-                // The idempotent producer has already retried; the scheduler will see the job as stale.
-                LOG.error("could not send job event {} for {}: {}", event.getEventId(), event.getJobId(), error.toString());
+        publish(event, () -> { });
+    }
+
+    /** Sends the event; {@code onDelivered} runs (on the producer's thread) once Kafka has acknowledged it. */
+    public void publish(final JobEvent event, final Runnable onDelivered) {
+        long backoff = FIRST_BACKOFF_MILLIS;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                producer.send(new ProducerRecord<>(topic, event.getJobId(), event), (meta, error) -> {
+                    if (error != null) {
+                        // The idempotent producer has already retried delivery for delivery.timeout.ms.
+                        LOG.error("could not send job event {} for {}: {}", event.getEventId(), event.getJobId(),
+                                error.toString());
+                    } else {
+                        onDelivered.run();
+                    }
+                });
+                break;
+            } catch (final RuntimeException e) {
+                // Thrown before sending: the serializer could not reach the registry, or metadata timed out.
+                if (attempt >= ATTEMPTS) {
+                    LOG.error("giving up on job event {} for {} after {} attempts: {}", event.getEventId(),
+                            event.getJobId(), attempt, e.toString());
+                    return;
+                }
+                LOG.warn("job event {} not sent yet ({}); retrying", event.getEventId(), e.toString());
+                try {
+                    Thread.sleep(backoff);
+                } catch (final InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                backoff = Math.min(backoff * 2, 5_000L);
             }
-        });
+        }
         onSent.accept(event);
     }
 

@@ -39,6 +39,18 @@ public final class JobEvents {
                 p.gpuUuids());
     }
 
+    /** The event a ledger outcome describes, as it was first sent (same id). */
+    public static JobEvent ofOutcome(final JobPart p, final io.gpupool.sink.ledger.LedgerEntry.Event o, final Instant at) {
+        return event(p.jobId(), o.commandId(), JobEventType.valueOf(o.type()), o.decisionId(), p.nodeId(), at,
+                o.exitCode(), o.reason(), p.gpuUuids());
+    }
+
+    /** What the ledger keeps of a terminal event. */
+    public static io.gpupool.sink.ledger.LedgerEntry.Event toOutcome(final JobEvent e) {
+        return new io.gpupool.sink.ledger.LedgerEntry.Event(e.getType().name(), e.getCommandId(), e.getDecisionId(),
+                e.getExitCode(), e.getReason());
+    }
+
     private static JobEvent event(final String jobId, final String commandId, final JobEventType type,
                                   final String decisionId, final String nodeId, final Instant at, final Integer exitCode,
                                   final String reason, final List<String> gpus) {

@@ -10,8 +10,10 @@ import java.util.Optional;
  * @param pid             the process recorded at start, -1 when none (or not started yet)
  * @param startedAtMillis when it started (the process start for exec), else when it was applied
  * @param pendingStop     the EVICT or RELEASE already applied to it whose stop may not have finished
+ * @param outcome         how it ended, when that was recorded but its event may not have reached Kafka
  */
-public record ActivePart(JobPart part, long pid, long startedAtMillis, Optional<PendingStop> pendingStop) {
+public record ActivePart(JobPart part, long pid, long startedAtMillis, Optional<PendingStop> pendingStop,
+                         Optional<LedgerEntry.Event> outcome) {
 
     /** A stop command applied to the part. */
     public record PendingStop(String commandId, String type, String decisionId, String reason) {

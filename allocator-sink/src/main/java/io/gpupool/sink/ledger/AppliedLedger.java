@@ -106,7 +106,7 @@ public final class AppliedLedger implements AutoCloseable {
         int i = 0;
         for (final String id : ids) {
             if (i++ >= skip) {
-                out.add(new LedgerEntry(LedgerEntry.ID, id, null, null, null, null, null, null, null, null));
+                out.add(new LedgerEntry(LedgerEntry.ID, id, null, null, null, null, null, null, null, null, null));
             }
         }
         open.values().forEach(out::addAll);
@@ -166,14 +166,17 @@ public final class AppliedLedger implements AutoCloseable {
                 applied.add(e.commandId());
                 if ("ALLOCATE".equals(e.type()) && e.part() != null) {
                     final JobPart part = e.part().toPart(e.jobId(), e.nodeId(), e.decisionId(), e.commandId());
-                    active.put(key, new ActivePart(part, -1L, e.at(), Optional.empty()));
+                    active.put(key, new ActivePart(part, -1L, e.at(), Optional.empty(), Optional.empty()));
                 } else if (!"ALLOCATE".equals(e.type())) {
                     active.computeIfPresent(key, (k, a) -> new ActivePart(a.part(), a.pid(), a.startedAtMillis(),
-                            Optional.of(new PendingStop(e.commandId(), e.type(), e.decisionId(), e.reason()))));
+                            Optional.of(new PendingStop(e.commandId(), e.type(), e.decisionId(), e.reason())), a.outcome()));
                 }
             }
             case LedgerEntry.STARTED -> active.computeIfPresent(key, (k, a) -> a.part().commandId().equals(e.commandId())
-                    ? new ActivePart(a.part(), e.pid() == null ? -1L : e.pid(), e.at(), a.pendingStop()) : a);
+                    ? new ActivePart(a.part(), e.pid() == null ? -1L : e.pid(), e.at(), a.pendingStop(), a.outcome()) : a);
+            case LedgerEntry.OUTCOME -> active.computeIfPresent(key, (k, a) -> a.part().commandId().equals(e.commandId())
+                    ? new ActivePart(a.part(), a.pid(), a.startedAtMillis(), a.pendingStop(), Optional.ofNullable(e.event()))
+                    : a);
             case LedgerEntry.ENDED -> {
                 final ActivePart a = active.get(key);
                 if (a != null && a.part().commandId().equals(e.commandId())) {
@@ -192,19 +195,25 @@ public final class AppliedLedger implements AutoCloseable {
     /** Records that a command takes effect; survives a crash of this process once this returns. */
     public synchronized void applied(final NodeCommand c, final Optional<JobPart> allocated, final long atMillis) {
         append(new LedgerEntry(LedgerEntry.APPLIED, c.getCommandId(), c.getType().name(), c.getJobId(), c.getNodeId(),
-                c.getDecisionId(), atMillis, null, c.getReason(), allocated.map(LedgerEntry.Part::of).orElse(null)));
+                c.getDecisionId(), atMillis, null, c.getReason(), allocated.map(LedgerEntry.Part::of).orElse(null), null));
     }
 
     /** Records that a part runs (pid -1 when it has no process). */
     public synchronized void started(final JobPart part, final long pid, final long atMillis) {
         append(new LedgerEntry(LedgerEntry.STARTED, part.commandId(), null, part.jobId(), part.nodeId(),
-                part.decisionId(), atMillis, pid, null, null));
+                part.decisionId(), atMillis, pid, null, null, null));
     }
 
-    /** Records that a part is settled: its end was reported and nothing is left to do for it. */
+    /** Records how a part ended, before its event is sent: a restarted sink sends it again if no {@link #ended} follows. */
+    public synchronized void outcome(final JobPart part, final LedgerEntry.Event event) {
+        append(new LedgerEntry(LedgerEntry.OUTCOME, part.commandId(), null, part.jobId(), part.nodeId(),
+                part.decisionId(), System.currentTimeMillis(), null, null, null, event));
+    }
+
+    /** Records that a part is settled: its end is reported (in Kafka) and nothing is left to do for it. */
     public synchronized void ended(final JobPart part, final String reason) {
         append(new LedgerEntry(LedgerEntry.ENDED, part.commandId(), null, part.jobId(), part.nodeId(),
-                part.decisionId(), System.currentTimeMillis(), null, reason, null));
+                part.decisionId(), System.currentTimeMillis(), null, reason, null, null));
     }
 
     /** Parts left unsettled by the previous sink process, as read when the ledger was opened. */

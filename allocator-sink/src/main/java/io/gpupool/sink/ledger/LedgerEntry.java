@@ -13,12 +13,18 @@ import java.util.Optional;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record LedgerEntry(String kind, String commandId, String type, String jobId, String nodeId, String decisionId,
-                          Long at, Long pid, String reason, Part part) {
+                          Long at, Long pid, String reason, Part part, Event event) {
 
     static final String APPLIED = "applied";
     static final String STARTED = "started";
+    static final String OUTCOME = "outcome";
     static final String ENDED = "ended";
     static final String ID = "id";
+
+    /** The terminal event of a part (COMPLETED, FAILED, EVICTED), enough to send it again after a crash. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Event(String type, String commandId, String decisionId, Integer exitCode, String reason) {
+    }
 
     /** A {@link JobPart} in plain JSON types. */
     @JsonInclude(JsonInclude.Include.NON_NULL)

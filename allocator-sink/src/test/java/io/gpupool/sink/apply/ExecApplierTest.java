@@ -172,6 +172,22 @@ class ExecApplierTest {
         }
     }
 
+    @Test
+    void anAdoptedOrphanThatExitsIsSeenToEnd() throws Exception {
+        // An orphan like a job left behind by a killed sink: its parent exits, it is re-parented.
+        final Process launcher = new ProcessBuilder("bash", "-c", "sleep 1 & echo $!").start();
+        final long orphan = Long.parseLong(new String(launcher.getInputStream().readAllBytes()).trim());
+        launcher.waitFor();
+        final ProcessHandle h = ProcessHandle.of(orphan).orElseThrow();
+        final long start = h.info().startInstant().orElseThrow().toEpochMilli();
+        final JobPart adopted = Parts.part("job-9", "n1", List.of(0), List.of("x"), Map.of(), null);
+        final JobPart gone = Parts.part("job-10", "n1", List.of(1), List.of("x"), Map.of(), null);
+        applier(Duration.ofMillis(500)).recover(adopted, orphan, start, observer);
+        applier.recover(gone, 999_999_999L, start, observer); // no such process
+        assertThat(observer.awaitEnd(gone, Duration.ofSeconds(5)).failed()).isTrue();
+        assertThat(observer.awaitEnd(adopted, Duration.ofSeconds(10)).failed()).isFalse();
+    }
+
     private static long awaitPid(final Path file) throws Exception {
         final long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (System.nanoTime() < deadline) {

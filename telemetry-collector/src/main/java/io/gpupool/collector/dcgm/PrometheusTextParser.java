@@ -19,6 +19,9 @@ public final class PrometheusTextParser {
 
     /** DCGM writes int64 "blank" values at or above this to mean "no value". */
     public static final BigDecimal DCGM_INT64_BLANK = new BigDecimal("9223372036854775792");
+    /** DCGM's double "blank" values: DCGM_FP64_BLANK (2^47) and the few codes just above it (not found, not supported, ...). */
+    private static final BigDecimal DCGM_FP64_BLANK = new BigDecimal("140737488355328");
+    private static final BigDecimal DCGM_FP64_BLANK_END = DCGM_FP64_BLANK.add(BigDecimal.valueOf(16));
 
     /** The series read, and how many lines were not readable. */
     public record Result(List<PromSample> samples, int skippedLines) {
@@ -124,6 +127,9 @@ public final class PrometheusTextParser {
         }
         final BigDecimal exact = new BigDecimal(text);
         if (exact.compareTo(DCGM_INT64_BLANK) >= 0) {
+            return null;
+        }
+        if (exact.compareTo(DCGM_FP64_BLANK) >= 0 && exact.compareTo(DCGM_FP64_BLANK_END) < 0) {
             return null;
         }
         return exact.doubleValue();

@@ -25,6 +25,8 @@ public final class HardwareGauges {
     private final Map<String, double[]> values = new ConcurrentHashMap<>();
     private final Map<String, String> modelByUuid = new ConcurrentHashMap<>();
     private final Map<String, String> layerByPort = new ConcurrentHashMap<>();
+    /** Gauge keys each node's last GPU and link samples set: the rest of that node's gauges go NaN. */
+    private final Map<String, java.util.Set<String>> keysByNodeAndKind = new ConcurrentHashMap<>();
 
     public HardwareGauges(final MeterRegistry registry) {
         this.registry = registry;
@@ -41,6 +43,7 @@ public final class HardwareGauges {
 
     public void gpus(final GpuSamples samples) {
         final String node = samples.getNodeId();
+        final java.util.Set<String> touched = new java.util.HashSet<>();
         for (final GpuSample g : samples.getGpus()) {
             final Tags tags = Tags.of("node", node, "gpu", g.getIndex() == null ? "" : g.getIndex().toString(),
                     "uuid", g.getUuid(), "model", modelByUuid.getOrDefault(g.getUuid(), ""));
@@ -58,11 +61,31 @@ public final class HardwareGauges {
             if (xids != null && !xids.isEmpty()) {
                 set("gpupool.gpu.last.xid", "Last Xid error seen (DCGM_FI_DEV_XID_ERRORS)", tags, (double) xids.get(xids.size() - 1));
             }
+            touched.add(tags.toString());
+        }
+        forgetVanished(node + "/gpu", "gpupool.gpu.", touched);
+    }
+
+    /** A GPU or port that is gone from a node's samples (fell off the bus, unplugged) shows NaN, not its last value. */
+    private void forgetVanished(final String nodeKind, final String prefix, final java.util.Set<String> touchedTags) {
+        final java.util.Set<String> previous = keysByNodeAndKind.put(nodeKind, touchedTags);
+        if (previous == null) {
+            return;
+        }
+        for (final String tags : previous) {
+            if (!touchedTags.contains(tags)) {
+                values.forEach((key, holder) -> {
+                    if (key.startsWith(prefix) && key.endsWith(tags)) {
+                        holder[0] = Double.NaN;
+                    }
+                });
+            }
         }
     }
 
     public void links(final LinkSamples samples) {
         final String node = samples.getNodeId();
+        final java.util.Set<String> touched = new java.util.HashSet<>();
         for (final LinkSample p : samples.getPorts()) {
             final String layer = p.getLinkLayer() != null ? p.getLinkLayer().name().toLowerCase(java.util.Locale.ROOT)
                     : layerByPort.getOrDefault(portKey(node, p.getHca(), p.getPort()), "unknown");
@@ -80,7 +103,9 @@ public final class HardwareGauges {
             set("gpupool.ib.port.np.cnp.sent", "RoCE congestion notifications sent", tags, num(p.getNpCnpSent()));
             set("gpupool.ib.port.out.of.buffer", "RoCE packets dropped for lack of receive buffers", tags, num(p.getOutOfBuffer()));
             set("gpupool.ib.port.saturated.counters", "Counters stuck at their width's maximum", tags, (double) p.getSaturatedCounters().size());
+            touched.add(tags.toString());
         }
+        forgetVanished(node + "/link", "gpupool.ib.", touched);
     }
 
     private void set(final String name, final String help, final Tags tags, final Double value) {

@@ -239,6 +239,8 @@ public final class TelemetryPublisher implements RecordSink, AutoCloseable {
         }
         LOG.warn("delivery of a {} record for node {} failed: {}", record.topic(), record.key(), error.getMessage());
         if (isInventory) {
+            // kept for another try, but not at once: a lasting refusal (authorization, too large) must not spin
+            pauseUntilNanos = System.nanoTime() + 5_000_000_000L;
             synchronized (this) {
                 inventory.putIfAbsent(record.key(), record);
                 notifyAll();

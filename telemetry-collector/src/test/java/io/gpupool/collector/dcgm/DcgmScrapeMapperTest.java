@@ -87,5 +87,9 @@ class DcgmScrapeMapperTest {
         assertThat(a.label("hostname")).isEqualTo("old");
         assertThat(b.label("Hostname")).isEqualTo("new");
         assertThat(PrometheusTextParser.parseLine("M NaN").value()).isNull();
+        assertThat(PrometheusTextParser.parseLine("M 1.40737488355328e+14").value()).as("DCGM_FP64_BLANK").isNull();
+        assertThat(PrometheusTextParser.parseLine("M 140737488355330").value()).as("FP64 not supported").isNull();
+        assertThat(PrometheusTextParser.parseLine("M 9223372036854775807").value()).isNull();
+        assertThat(PrometheusTextParser.parseLine("M 9223372036854775000").value()).as("large but real").isNotNull();
     }
 }
