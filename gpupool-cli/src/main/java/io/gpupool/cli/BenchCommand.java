@@ -16,8 +16,8 @@ import picocli.CommandLine.Option;
         description = "Benchmarks; each prints its figures as name=value lines on stdout.",
         subcommands = {
             BenchCommand.Engine.class,
-            CollectorBenchCommand.class,
             BenchPipelineCommand.class,
+            CollectorBenchCommand.class,
         })
 public final class BenchCommand implements Runnable {
 

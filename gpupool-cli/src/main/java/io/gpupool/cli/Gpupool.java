@@ -17,10 +17,10 @@ import picocli.CommandLine.Command;
             UpCommand.class,
             TopicsCommand.class,
             CollectorCommand.class,
-            SinkCommand.class,
             SchedulerCommand.class,
             QueueCommand.class,
             ExplainCommand.class,
+            SinkCommand.class,
             SubmitCommand.class,
             CancelCommand.class,
         })

@@ -29,13 +29,15 @@ final class GpuTelemetryReducer {
             final int g = node.gpuIndex(s.getUuid());
             final List<Integer> xids = s.getXidCodes() == null ? List.of() : s.getXidCodes();
             for (final int x : xids) {
-                if (rules.criticalXids().contains(x)) {
+                if (rules.criticalXids().contains(x) && node.stickyXid.get(g) != x) {
                     node.stickyXid.set(g, x);
+                    node.dirty = true;
                 }
             }
             final String conditions = conditions(node.stickyXid.get(g), s);
             if (!conditions.equals(node.gpuHealth.get(g))) {
                 node.gpuHealth.set(g, conditions);
+                node.dirty = true;
                 facts.add(GpuHealthChange.newBuilder()
                         .setNodeId(samples.getNodeId())
                         .setGpuUuid(s.getUuid())
@@ -50,6 +52,7 @@ final class GpuTelemetryReducer {
                 final int band = TelemetryRules.band(s.getUtilizationGpuPct(), node.gpuBand.get(g));
                 if (band != node.gpuBand.get(g)) {
                     node.gpuBand.set(g, band);
+                    node.dirty = true;
                     facts.add(UtilisationBandChange.newBuilder()
                             .setNodeId(samples.getNodeId())
                             .setGpuUuid(s.getUuid())

@@ -30,24 +30,35 @@ final class LinkTelemetryReducer {
         double uplink = -1;
         for (final LinkSample s : samples.getPorts()) {
             final String key = s.getHca() + ":" + s.getPort();
-            final NodeFacts.PortFacts p = node.ports.computeIfAbsent(key, k -> new NodeFacts.PortFacts());
+            NodeFacts.PortFacts p = node.ports.get(key);
+            if (p == null) {
+                p = new NodeFacts.PortFacts();
+                node.ports.put(key, p);
+                node.dirty = true;
+            }
             final String evidence;
             final long downed = nz(s.getLinkDowned());
             if (s.getLinkDowned() != null && p.linkDowned >= 0 && downed > p.linkDowned) {
                 for (long i = p.linkDowned; i < downed && p.downEvents.size() < 64; i++) {
                     p.downEvents.add(nowMs);
+                    node.dirty = true;
                 }
             }
-            if (s.getLinkDowned() != null) {
+            if (s.getLinkDowned() != null && p.linkDowned != downed) {
                 p.linkDowned = downed;
+                node.dirty = true;
             }
-            p.downEvents.removeIf(t -> nowMs - t > rules.flapWindowMs());
+            node.dirty |= p.downEvents.removeIf(t -> nowMs - t > rules.flapWindowMs());
             final long errors = nz(s.getSymbolErrors()) + nz(s.getRcvErrors());
             if (p.errors >= 0 && errors - p.errors >= rules.errorsPerSampleDegraded()) {
                 p.lastErrorRiseMs = nowMs;
+                node.dirty = true;
             }
             final long errorRise = p.errors >= 0 ? errors - p.errors : 0;
-            p.errors = errors;
+            if (p.errors != errors) {
+                p.errors = errors;
+                node.dirty = true;
+            }
             final LinkHealth health;
             final String reason;
             if (s.getState() == PortState.DOWN
@@ -70,6 +81,7 @@ final class LinkTelemetryReducer {
             }
             if (!health.name().equals(p.health)) {
                 p.health = health.name();
+                node.dirty = true;
                 facts.add(LinkStateChange.newBuilder().setNodeId(samples.getNodeId()).setHca(s.getHca())
                         .setPort(s.getPort()).setHealth(health).setReasonCode(reason).setEvidence(evidence).build());
             }
@@ -78,7 +90,10 @@ final class LinkTelemetryReducer {
             }
         }
         // whole percent: finer changes would rewrite the node's state on every sample for nothing
-        node.uplinkPct = Math.round(uplink);
+        if (node.uplinkPct != Math.round(uplink)) {
+            node.uplinkPct = Math.round(uplink);
+            node.dirty = true;
+        }
         return facts;
     }
 

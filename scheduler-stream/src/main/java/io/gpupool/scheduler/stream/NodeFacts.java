@@ -30,6 +30,8 @@ final class NodeFacts {
     final List<Integer> stickyXid = new ArrayList<>();
     final Map<String, PortFacts> ports = new TreeMap<>();
     long lastJournalMs = -1;
+    /** Something stored changed since the state was last written (not itself stored). */
+    boolean dirty;
     /** Highest uplink utilisation of the node's ports in percent, -1 = unknown. */
     double uplinkPct = -1;
 
@@ -50,6 +52,7 @@ final class NodeFacts {
     }
 
     void resetGpus(final List<String> uuids) {
+        dirty = true;
         gpuUuids.clear();
         gpuHealth.clear();
         gpuBand.clear();

@@ -54,11 +54,10 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
     private final TreeSet<String> pools = new TreeSet<>();
     /**
      * The node store in memory (loaded at init; a task that fails is closed and re-initialised, so it
-     * never outlives the store's committed state), with the bytes last written: most samples change
+     * never outlives the store's committed state). State is written only when something stored changed: most samples change
      * nothing, and then nothing is written (no store write, no changelog record).
      */
     private final Map<String, NodeFacts> cache = new HashMap<>();
-    private final Map<String, byte[]> written = new HashMap<>();
 
     NodeFactsProcessor(final TopicNames topics, final TelemetryRules rules, final long tickIntervalMs,
                        final SchedulerMetrics metrics, final Codecs codecs) {
@@ -83,7 +82,6 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
                 final KeyValue<String, byte[]> kv = it.next();
                 final NodeFacts f = NodeFacts.fromBytes(kv.value);
                 cache.put(kv.key, f);
-                written.put(kv.key, kv.value);
                 pools.add(f.pool);
                 trackUplink(kv.key, f);
             }
@@ -135,7 +133,6 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
                         .setInventory(null).build(), "inventory");
                 nodes.delete(nodeId);
                 cache.remove(nodeId);
-                written.remove(nodeId);
                 untrackUplink(nodeId, before);
             }
             return;
@@ -232,19 +229,20 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
         final long ts = record.timestamp();
         if (journaled) {
             f.lastJournalMs = ts;
+            f.dirty = true;
         } else if (f.lastJournalMs < 0 || ts - f.lastJournalMs >= rules.heartbeatIntervalMs()) {
             journal(f.pool, record, where, Tick.newBuilder().setReason(Journal.HEARTBEAT).build(), "heartbeat");
             f.lastJournalMs = ts;
+            f.dirty = true;
         }
         save(nodeId, f);
     }
 
-    /** Writes the node's state when it differs from what the store holds. */
+    /** Writes the node's state when something stored in it changed (most samples change nothing). */
     private void save(final String nodeId, final NodeFacts f) {
-        final byte[] now = f.toBytes();
-        if (!java.util.Arrays.equals(now, written.get(nodeId))) {
-            nodes.put(nodeId, now);
-            written.put(nodeId, now);
+        if (f.dirty) {
+            nodes.put(nodeId, f.toBytes());
+            f.dirty = false;
         }
         cache.put(nodeId, f);
     }
