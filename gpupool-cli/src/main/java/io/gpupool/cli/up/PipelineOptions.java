@@ -47,6 +47,11 @@ public final class PipelineOptions {
             description = "Replay only the first N jobs of the trace (default: all).")
     public int traceLimit;
 
+    @Option(names = "--trace-skip", paramLabel = "TIME", defaultValue = "0s", converter = DurationConverter.class,
+            description = "Skip the trace's first TIME of trace time (a sparse lead-in; e.g. 20d for Philly, whose bulk "
+                    + "starts on 2017-09-24). Default: none.")
+    public Duration traceSkip;
+
     @Option(names = "--time-scale", paramLabel = "X", defaultValue = "60",
             description = "How many times faster than real time simulated jobs run and traces arrive (default ${DEFAULT-VALUE}).")
     public double timeScale;
@@ -85,6 +90,9 @@ public final class PipelineOptions {
         }
         if (faultRate < 0 || faultRate > 1) {
             return "--fault-rate is a probability: 0 to 1, e.g. 0.001";
+        }
+        if (traceSkip.isNegative()) {
+            return "--trace-skip must not be negative, e.g. 20d";
         }
         if (traceLimit < 0) {
             return "--trace-limit must be 0 (all) or more";

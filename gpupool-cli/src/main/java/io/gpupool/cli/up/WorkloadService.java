@@ -36,7 +36,8 @@ public final class WorkloadService implements UpService {
         final Iterator<TimedJob> jobs;
         final String what;
         if (options.trace != null) {
-            final List<TimedJob> trace = TraceFiles.read(options.trace, PipelineParts.POOL, runTag, options.traceLimit);
+            final List<TimedJob> trace = TraceFiles.read(options.trace, PipelineParts.POOL, runTag, options.traceLimit,
+                    options.traceSkip.toMillis());
             final long spanMillis = trace.isEmpty() ? 0 : trace.get(trace.size() - 1).arrivalMillis();
             jobs = trace.iterator();
             what = String.format(Locale.ROOT, "trace %s: %d GPU jobs over %.1f h of trace time, %.0fx faster (%.1f min)",

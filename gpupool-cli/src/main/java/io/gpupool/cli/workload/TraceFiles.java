@@ -14,6 +14,15 @@ public final class TraceFiles {
     /** The trace's GPU jobs in arrival order, the first arriving at 0; at most {@code limit} (0 = all). */
     public static List<TimedJob> read(final Path file, final String pool, final String runTag, final int limit)
             throws IOException {
+        return read(file, pool, runTag, limit, 0);
+    }
+
+    /**
+     * As {@link #read(Path, String, String, int)}, skipping the jobs that arrive in the first {@code skipMillis}
+     * of the trace (a sparse lead-in, e.g. Philly's first 20 days); the first job left arrives at 0.
+     */
+    public static List<TimedJob> read(final Path file, final String pool, final String runTag, final int limit,
+            final long skipMillis) throws IOException {
         if (!Files.isRegularFile(file)) {
             throw new IllegalArgumentException("--trace " + file + " is not a file; give a Philly CSV (e.g. "
                     + "../shared/data/traces/philly-pollux.csv) or an Alibaba openb pod list (openb_pod_list_default.csv)");
@@ -29,6 +38,20 @@ public final class TraceFiles {
                     + String.join(",", PhillyTrace.COLUMNS) + " or the openb pod list columns "
                     + String.join(",", OpenbTrace.COLUMNS));
         }
-        return limit > 0 && jobs.size() > limit ? List.copyOf(jobs.subList(0, limit)) : jobs;
+        final List<TimedJob> kept = new java.util.ArrayList<>();
+        long base = -1;
+        for (final TimedJob j : jobs) {
+            if (j.arrivalMillis() < skipMillis) {
+                continue;
+            }
+            if (base < 0) {
+                base = j.arrivalMillis();
+            }
+            kept.add(new TimedJob(j.arrivalMillis() - base, j.jobId(), j.request()));
+            if (limit > 0 && kept.size() == limit) {
+                break;
+            }
+        }
+        return kept;
     }
 }

@@ -37,6 +37,11 @@ class TraceFilesTest {
         assertThat(first.request().getTenant()).isEqualTo("vc-6c71a0");
         assertThat(first.request().getGpusPerNode()).isEqualTo(1);
         assertThat(TraceFiles.read(resource("philly_head.csv"), "default", "t", 5)).hasSize(5);
+        // Skipping the first 9 days of trace time drops the early submits and re-bases the rest at 0.
+        final List<TimedJob> later = TraceFiles.read(resource("philly_head.csv"), "default", "t", 0, 9L * 86_400_000L);
+        assertThat(later).hasSize(39);
+        assertThat(later.get(0).arrivalMillis()).isZero();
+        assertThat(later).noneMatch(j -> j.jobId().equals("philly-t-00004"));
     }
 
     @Test
