@@ -27,7 +27,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "collector", mixinStandardHelpOptions = true,
         description = {
             "footprint: a live collector (8 GPUs through a child-process nvidia-smi stand-in, the HCAs of --sysfs-root or",
-            "  8 generated NDR ports) polling once per second and publishing to the local stack; prints CPU % of one core",
+            "  8 generated NDR ports) polling once per second and publishing to the local stack; prints CPU %% of one core",
             "  (own, and with its child processes) and RSS of the collector's JVM, measured from /proc.",
             "fleet: one process publishing --nodes simulated nodes at 1 Hz; prints records/s, late and skipped ticks, drops,",
             "  CPU and RSS.",

@@ -39,7 +39,7 @@ import picocli.CommandLine.Option;
             "  gpupool collector --topology ibnetdiscover:FILE --output json          (also slurm:FILE, static:FILE)",
             "Live: gpupool collector [--source nvidia-smi|dcgm|none] [--interval 1s] [--bootstrap-server HOST:PORT]",
             "Simulated fleet: gpupool collector --source simulated --nodes 4096 [--seed N]",
-            "On a GPU node, JVM flags -Xmx48m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 keep the collector near 1% of a core and ~110 MB RSS."})
+            "On a GPU node, JVM flags -Xmx48m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 keep the collector near 1%% of a core and ~110 MB RSS."})
 public final class CollectorCommand implements Callable<Integer> {
 
     @Option(names = "--source", paramLabel = "SOURCE", defaultValue = "nvidia-smi",

@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
         description = "A GPU-pool scheduler built as an event-streaming pipeline on Apache Kafka.",
         subcommands = {
             CommandLine.HelpCommand.class,
+            SimulateCommand.class,
             BenchCommand.class,
             UpCommand.class,
             TopicsCommand.class,

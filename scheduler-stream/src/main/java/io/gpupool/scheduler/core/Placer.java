@@ -217,7 +217,8 @@ final class Placer {
                         final int[] gpus = chooseWhole(n, k);
                         final long d = deltaWhole(n, gpus, job.cpuMilliPerNode());
                         if (d < bestDelta || (d == bestDelta && (b - k < bestLeft
-                                || (b - k == bestLeft && n.slot < best.slot)))) {
+                                || (b - k == bestLeft && (n.cpuFree < best.cpuFree
+                                || (n.cpuFree == best.cpuFree && n.slot < best.slot)))))) {
                             best = n;
                             bestModel = m;
                             bestDelta = d;

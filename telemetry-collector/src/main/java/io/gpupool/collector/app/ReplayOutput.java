@@ -48,7 +48,7 @@ public final class ReplayOutput {
             throw new IllegalArgumentException("--sysfs-root " + root + " is not a directory (expected a copy of /sys/class/infiniband)");
         }
         final NodeCollector c = new NodeCollector(nodeId, pool, null, null, new InfinibandSysfsReader(root), null,
-                fabric, Map.of(), 0);
+                fabric, Map.of(), 0).notThisHost();
         final var frame = c.poll(at);
         final Map<String, Object> out = new LinkedHashMap<>();
         out.put("linkSamples", List.of(RecordJson.plain(frame.link())));
@@ -91,7 +91,8 @@ public final class ReplayOutput {
         final List<String> warnings = new ArrayList<>();
         NodeInventory inventory = null;
         for (final GpuSnapshot s : snapshots) {
-            final NodeCollector c = new NodeCollector(nodeId, pool, fixed(source, s), null, null, null, null, Map.of(), 0);
+            final NodeCollector c = new NodeCollector(nodeId, pool, fixed(source, s), null, null, null, null, Map.of(), 0)
+                    .notThisHost();
             try {
                 final var frame = c.poll(at);
                 final GpuSamples gpu = frame.gpu();

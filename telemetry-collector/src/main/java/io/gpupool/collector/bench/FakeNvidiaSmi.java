@@ -31,7 +31,8 @@ public final class FakeNvidiaSmi {
         Files.writeString(dir.resolve("query.csv"), csv, StandardCharsets.UTF_8);
         Files.writeString(dir.resolve("topo.txt"), topo(gpus), StandardCharsets.UTF_8);
         final Path script = dir.resolve("nvidia-smi");
-        Files.writeString(script, "#!/bin/sh\ncase \"$1\" in\n  topo) cat \"" + dir.resolve("topo.txt") + "\" ;;\n  *) cat \""
+        Files.writeString(script, "#!/bin/sh\ncase \"$1\" in\n  topo) cat \"" + dir.resolve("topo.txt") + "\" ;;\n"
+                + "  --query-gpu=driver_version) echo 590.48.01 ;;\n  *) cat \""
                 + dir.resolve("query.csv") + "\" ;;\nesac\n", StandardCharsets.UTF_8);
         if (!script.toFile().setExecutable(true)) {
             throw new IOException("cannot make " + script + " executable");

@@ -24,6 +24,7 @@ public final class CollectorLoop implements AutoCloseable {
     private final Duration interval;
     private final Clock clock;
     private final InventoryChanges changes = new InventoryChanges();
+    private long nextDueNanos = Long.MIN_VALUE;
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
         final Thread t = new Thread(r, "collector-poll");
         t.setDaemon(true);
@@ -71,6 +72,13 @@ public final class CollectorLoop implements AutoCloseable {
     }
 
     private void pollSafely() {
+        // After a stalled poll (a hung nvidia-smi is killed after 10 s) the timer runs the missed
+        // polls back to back; one fresh poll is enough, the rest are skipped.
+        final long now = System.nanoTime();
+        if (now < nextDueNanos) {
+            return;
+        }
+        nextDueNanos = now + interval.toNanos() / 2;
         try {
             pollOnce();
         } catch (InterruptedException e) {

@@ -41,6 +41,7 @@ public final class NodeCollector {
     private final InventoryAssembler assembler;
     private final Map<String, PortReading> previousPorts = new HashMap<>();
     private GpuSnapshot lastGood = new GpuSnapshot("none", null, List.of(), List.of());
+    private boolean describesThisHost = true;
 
     public NodeCollector(final String nodeId, final String pool, final GpuSource gpuSource, final XidMonitor xids,
             final InfinibandSysfsReader sysfs, final TopoMatrix topo, final FabricMap fabric,
@@ -54,6 +55,15 @@ public final class NodeCollector {
         this.labels = Map.copyOf(labels);
         this.intervalMillis = intervalMillis > 0 ? intervalMillis : null;
         this.assembler = new InventoryAssembler(nodeId, pool, gpuSource == null ? "sysfs" : gpuSource.name());
+    }
+
+    /**
+     * For replays of saved output from another machine: the inventory then leaves CPU and memory
+     * empty instead of describing the machine the replay runs on.
+     */
+    public NodeCollector notThisHost() {
+        describesThisHost = false;
+        return this;
     }
 
     public String nodeId() {
@@ -81,7 +91,7 @@ public final class NodeCollector {
             link = linkSamples(ports, now);
         }
         final NodeInventory inventory = assembler.assemble(lastGood, topo, ports, fabric, now,
-                HostFacts.cpuMilli(), HostFacts.memoryMiB(), labels);
+                describesThisHost ? HostFacts.cpuMilli() : null, describesThisHost ? HostFacts.memoryMiB() : null, labels);
         return new Frame(inventory, gpu, link, warnings, errors);
     }
 

@@ -22,6 +22,8 @@ public final class NvidiaSmiCommand implements GpuSource {
     private final String binary;
     private final Duration timeout;
     private final QueryGpuCsvParser parser = QueryGpuCsvParser.collectorOrder();
+    private String driverVersion;
+    private boolean driverVersionAsked;
 
     public NvidiaSmiCommand(final String binary, final Duration timeout) {
         this.binary = binary;
@@ -36,7 +38,26 @@ public final class NvidiaSmiCommand implements GpuSource {
     @Override
     public GpuSnapshot read() throws IOException, InterruptedException {
         final String out = run(List.of("--query-gpu=" + QueryGpuFields.queryArgument(), "--format=csv,noheader,nounits"));
-        return parser.parse("nvidia-smi", out);
+        final GpuSnapshot snapshot = parser.parse("nvidia-smi", out);
+        return new GpuSnapshot(snapshot.label(), driverVersion(), snapshot.gpus(), snapshot.warnings());
+    }
+
+    /**
+     * The driver version for the inventory, asked once: it is not among the polled fields, whose
+     * order is the collector's published contract.
+     */
+    private String driverVersion() throws InterruptedException {
+        if (!driverVersionAsked) {
+            driverVersionAsked = true;
+            try {
+                final String out = run(List.of("--query-gpu=driver_version", "--format=csv,noheader")).strip();
+                final String first = out.isEmpty() ? "" : out.split("\\R")[0].trim();
+                driverVersion = first.matches("\\d+(\\.\\d+)+") ? first : null;
+            } catch (IOException e) {
+                driverVersion = null;
+            }
+        }
+        return driverVersion;
     }
 
     /** {@code nvidia-smi topo -m}, read once at start. */

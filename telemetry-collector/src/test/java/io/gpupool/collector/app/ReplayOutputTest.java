@@ -28,6 +28,7 @@ class ReplayOutputTest {
             assertThat(out.get("gpuSamples").get(0).get("sampledAt").asText()).isEqualTo("2026-07-14T08:12:38Z");
             assertThat(out.get("gpuSamples").get(0).get("intervalMillis").isNull()).isTrue();
             assertThat(out.get("inventory").get("gpus")).hasSize(1);
+            assertThat(out.get("inventory").get("cpuMilli").isNull()).as("a replay does not describe this machine").isTrue();
             assertThat(out.get("warnings")).isEmpty();
         }
         final JsonNode mig = JSON.readTree(ReplayOutput.nvidiaSmiFile(TestFiles.path("nvidia-smi/nvidia-h100-mig__590.48.01.txt"), "n1", "p", AT));

@@ -65,7 +65,7 @@ class LiveCollectorLoopTest {
             assertThat(inv.getHcas().get(0).getLeaf()).isEqualTo("leaf-7");
             assertThat(inv.getLeaf()).isEqualTo("leaf-7");
             assertThat(inv.getSpine()).isEqualTo("spine-2");
-            assertThat(inv.getDriverVersion()).isNull();
+            assertThat(inv.getDriverVersion()).isEqualTo("590.48.01");
             assertThat(sink.gpus.get(0).getGpus()).hasSize(8).allMatch(g -> g.getXidCodes().isEmpty());
             assertThat(sink.links.get(0).getPorts().get(0).getTxBytesPerSec()).as("first read: no rate").isNull();
 
