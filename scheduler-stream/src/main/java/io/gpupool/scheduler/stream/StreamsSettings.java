@@ -32,7 +32,12 @@ public final class StreamsSettings {
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
         // EOS commits are transaction commits: this bounds how long a decision waits to be visible
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 50);
-        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
+        // stage 1 and stage 2 tasks on two threads: one stage's transaction commit does not stall the other
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
+        // a produce right after a transaction commit gets CONCURRENT_TRANSACTIONS; the default back-off
+        // grows to 1 s and stalls the pipeline, while the broker is ready again within milliseconds
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), 5);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MAX_MS_CONFIG), 50);
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 8L * 1024 * 1024);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024);
