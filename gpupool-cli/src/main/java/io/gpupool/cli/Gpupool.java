@@ -25,6 +25,8 @@ import picocli.CommandLine.Command;
             AuditCommand.class,
             ReplayCommand.class,
             ExportCommand.class,
+            SubmitCommand.class,
+            CancelCommand.class,
         })
 public final class Gpupool implements Runnable {
 

@@ -132,6 +132,9 @@ final class DecisionMapper {
                 .setRank(rank)
                 .setExec(job == null ? null : job.request().getExec())
                 .setRuntimeEstimateMillis(estimate)
+                // What a simulated sink runs (a trace's real duration), which the engine never sees.
+                .setSimulatedRuntimeMillis(job == null || job.request().getSimulatedRuntimeMillis() == null ? estimate
+                        : job.request().getSimulatedRuntimeMillis())
                 .setReason(d == null || c.kind() == io.gpupool.scheduler.core.CommandKind.ALLOCATE ? null
                         : d.reason().message())
                 .setCause(copy(cause))

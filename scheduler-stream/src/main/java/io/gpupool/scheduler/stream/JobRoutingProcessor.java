@@ -5,7 +5,6 @@ import io.gpupool.avro.JobEvent;
 import io.gpupool.avro.JobEventType;
 import io.gpupool.avro.JobSubmit;
 import io.gpupool.serde.RecordDecodeException;
-import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -109,9 +108,5 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
                             final String message) {
         context.forward(DeadLetters.of(record, where, errorClass, message), DeadLetters.SINK);
         metrics.deadLettered(where == null ? "?" : where.topic(), errorClass);
-    }
-
-    static String utf8(final byte[] b) {
-        return b == null ? null : new String(b, StandardCharsets.UTF_8);
     }
 }

@@ -59,7 +59,6 @@ final class Harness implements AutoCloseable {
     Harness(final int snapshotEvery, final long tickIntervalMs) throws Exception {
         stateDir = Files.createTempDirectory("gpupool-ttd-");
         final Properties p = StreamsSettings.local("ttd-" + registryName, "unused:9092", stateDir.toString());
-        final EngineConfig base = EngineConfig.defaults("x");
         driver = new TopologyTestDriver(SchedulerTopology.build(topics, codecs, metrics, engines,
                 pool -> EngineConfig.fromSettings(Map.of("pool", pool)), snapshotEvery, tickIntervalMs,
                 TelemetryRules.defaults()), p, Instant.ofEpochMilli(0));

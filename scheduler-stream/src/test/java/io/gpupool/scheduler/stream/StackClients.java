@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -84,9 +83,5 @@ final class StackClients {
             c.poll(Duration.ofMillis(200)).forEach(seen::add);
         }
         return seen;
-    }
-
-    Properties noOverrides() {
-        return new Properties();
     }
 }

@@ -76,6 +76,7 @@ public final class PipelineBench {
         final Map<String, String> figures = new LinkedHashMap<>();
         try {
             scheduler(o, prefix, catalog, topics, codecs, figures, progress);
+            progress.println("bench: scheduler figures " + figures);
             passThrough(o, prefix, topics, codecs, figures, progress);
         } finally {
             deleteTopics(o, prefix, progress);
