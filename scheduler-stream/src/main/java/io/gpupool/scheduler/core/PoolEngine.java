@@ -760,6 +760,15 @@ public final class PoolEngine {
         return j == null ? Optional.empty() : Optional.of(view(j));
     }
 
+    /** When the longest-waiting queued job was submitted (stream time); empty when none waits. Cheap: no explanations. */
+    public java.util.OptionalLong oldestQueuedSubmitMs() {
+        long oldest = Long.MAX_VALUE;
+        for (final Job j : st.queue) {
+            oldest = Math.min(oldest, j.submitMs);
+        }
+        return oldest == Long.MAX_VALUE ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(oldest);
+    }
+
     /** Waiting jobs in the order the queue policy would consider them now. */
     public List<JobView> queuedJobs() {
         final List<JobView> out = new ArrayList<>();

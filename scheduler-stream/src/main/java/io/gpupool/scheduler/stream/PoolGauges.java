@@ -14,7 +14,8 @@ import java.util.Map;
 
 /**
  * Pool gauges: GPUs by pool, model and state (total, allocatable, unhealthy, allocated, busy, free),
- * queue depth by priority class and by tenant, fragmentation. Refreshed by {@link #refresh()} (the
+ * queue depth by priority class and by tenant, how long the oldest waiting job has waited (stream
+ * time, so alerts on waiting jobs agree with the journal), fragmentation. Refreshed by {@link #refresh()} (the
  * application calls it every few seconds; each refresh reads every engine under its lock).
  */
 public final class PoolGauges {
@@ -23,6 +24,7 @@ public final class PoolGauges {
     private final MultiGauge queueByClass;
     private final MultiGauge queueByTenant;
     private final MultiGauge fragmentation;
+    private final MultiGauge oldestWait;
 
     public PoolGauges(final PoolEngines engines, final MeterRegistry registry) {
         this.engines = engines;
@@ -33,6 +35,9 @@ public final class PoolGauges {
                 .register(registry);
         this.fragmentation = MultiGauge.builder("gpupool.fragmentation")
                 .description("Share of free GPU capacity the recent job mix cannot use (0-1)").register(registry);
+        this.oldestWait = MultiGauge.builder("gpupool.queue.oldest.wait.seconds")
+                .description("Seconds the longest-waiting queued job of a pool has waited, in stream time (0 when none waits)")
+                .register(registry);
     }
 
     public void refresh() {
@@ -40,6 +45,7 @@ public final class PoolGauges {
         final List<MultiGauge.Row<?>> qc = new ArrayList<>();
         final List<MultiGauge.Row<?>> qt = new ArrayList<>();
         final List<MultiGauge.Row<?>> f = new ArrayList<>();
+        final List<MultiGauge.Row<?>> w = new ArrayList<>();
         for (final PoolEngines.Handle h : engines.all()) {
             final PoolCapacity cap = h.read(PoolEngine::capacity);
             final QueueDepth q = h.read(PoolEngine::queueDepth);
@@ -60,10 +66,17 @@ public final class PoolGauges {
                 qt.add(MultiGauge.Row.of(Tags.of("pool", h.pool(), "tenant", e.getKey()), e.getValue()));
             }
             f.add(MultiGauge.Row.of(Tags.of("pool", h.pool()), cap.fragmentation()));
+            w.add(MultiGauge.Row.of(Tags.of("pool", h.pool()), h.read(PoolGauges::oldestWaitSeconds)));
         }
         gpus.register(g, true);
         queueByClass.register(qc, true);
         queueByTenant.register(qt, true);
         fragmentation.register(f, true);
+        oldestWait.register(w, true);
+    }
+
+    private static double oldestWaitSeconds(final PoolEngine engine) {
+        final java.util.OptionalLong oldest = engine.oldestQueuedSubmitMs();
+        return oldest.isEmpty() ? 0 : Math.max(0, engine.nowMs() - oldest.getAsLong()) / 1000.0;
     }
 }
