@@ -278,14 +278,15 @@ final class Placer {
                             continue;
                         }
                         final int[] gpus = chooseWhole(n, k);
-                        final long d = deltaWhole(n, gpus, job.cpuMilliPerNode());
+                        final long d = fgdKey(deltaWhole(n, gpus, job.cpuMilliPerNode()), k * 1000L);
                         final long t = tie(job, n.slot);
-                        if (d < bestDelta || (d == bestDelta && (b - k < bestLeft
-                                || (b - k == bestLeft && t < bestTie)))) {
+                        final int left = b - k; // equal growth: the node left with fewer free GPUs keeps the others whole
+                        if (d < bestDelta || (d == bestDelta && (left < bestLeft
+                                || (left == bestLeft && t < bestTie)))) {
                             best = n;
                             bestModel = m;
                             bestDelta = d;
-                            bestLeft = b - k;
+                            bestLeft = left;
                             bestGpus = gpus;
                             bestTie = t;
                         }
@@ -370,16 +371,15 @@ final class Placer {
     }
 
     /**
-     * Between equally scored (node, GPU) choices for a share: the fuller GPU, then pool order; with
-     * random-ties the node is drawn (seeded) and inside it the fuller GPU wins, as FGD's BestFit picks
-     * the GPU. The random policy draws the GPU too.
+     * Between equally scored (node, GPU) choices for a share: the fuller GPU (as FGD's BestFit picks
+     * the GPU), then pool order, or with random-ties a seeded draw. The random policy draws the GPU too.
      */
     private long shareTie(final JobSpec job, final NodeState n, final int gpuFree, final int g) {
         if (cfg.policy() == ScoringPolicy.RANDOM) {
             return draw(job, n.slot * NodeSpec.MAX_GPUS_PER_NODE + g) >>> 1;
         }
         if (cfg.randomTies()) {
-            return ((draw(job, n.slot) >>> 43) << 11) | gpuFree; // 21 random bits, then the GPU's free milli
+            return ((long) gpuFree << 52) | (draw(job, n.slot) >>> 12); // the fuller GPU, then a draw
         }
         return ((long) gpuFree << 32) | n.slot;
     }
@@ -396,7 +396,7 @@ final class Placer {
                 Fragmentation.freeOf(n, freeBefore);
                 System.arraycopy(freeBefore, 0, freeAfter, 0, n.gpuCount);
                 freeAfter[g] -= job.gpuMilli();
-                yield delta(n, job.cpuMilliPerNode());
+                yield fgdKey(delta(n, job.cpuMilliPerNode()), job.gpuMilli());
             }
         };
     }
@@ -679,6 +679,21 @@ final class Placer {
     }
 
     // ---- fragmentation deltas ----
+
+    /**
+     * The fgd ranking key (lower better) for a fragmentation growth {@code d} (counts x milli-GPU): d
+     * itself, or with fgd-integer-score FGD's plugin score negated, int(100 x sigmoid(-growth / 1000))
+     * with the growth per arriving task in milli-GPU. FGD counts a CPU-only task's view of the node as
+     * all of its free GPU, so those shapes add their weight x the placed milli-GPU to every growth.
+     */
+    private long fgdKey(final long d, final long placedMilli) {
+        if (!cfg.fgdIntegerScore()) {
+            return d;
+        }
+        final JobSizeMix mix = st.sizeMix;
+        final double growth = (d + (double) mix.cpuOnlyWeight * placedMilli) / Math.max(1, mix.totalWeight);
+        return -(long) (100.0 / (1.0 + Math.exp(growth / 1000.0)));
+    }
 
     private long deltaWhole(final NodeState n, final int[] gpus, final long cpu) {
         Fragmentation.freeOf(n, freeBefore);

@@ -70,7 +70,10 @@ public final class EnginePool implements SimulatedPool {
                 s.put("backfill", "false");
             }
             case "fgd" -> {
+                // FGD's plugin score (int(100 x sigmoid(fragmentation decrease))); equal scores go to the node
+                // left with fewer free GPUs, then at random
                 s.put("policy", "fgd");
+                s.put("fgd-integer-score", "true");
                 s.put("random-ties", "true");
                 s.put("backfill", "false");
             }
