@@ -683,15 +683,15 @@ final class Placer {
     /**
      * The fgd ranking key (lower better) for a fragmentation growth {@code d} (counts x milli-GPU): d
      * itself, or with fgd-integer-score FGD's plugin score negated, int(100 x sigmoid(-growth / 1000))
-     * with the growth per arriving task in milli-GPU. FGD counts a CPU-only task's view of the node as
-     * all of its free GPU, so those shapes add their weight x the placed milli-GPU to every growth.
+     * with the growth per arriving task in milli-GPU. FGD counts all free GPU of a node as fragment to
+     * a CPU-only task, so placing milli-GPU there shrinks that part by its weight x the placed milli.
      */
     private long fgdKey(final long d, final long placedMilli) {
         if (!cfg.fgdIntegerScore()) {
             return d;
         }
         final JobSizeMix mix = st.sizeMix;
-        final double growth = (d + (double) mix.cpuOnlyWeight * placedMilli) / Math.max(1, mix.totalWeight);
+        final double growth = (d - (double) mix.cpuOnlyWeight * placedMilli) / Math.max(1, mix.totalWeight);
         return -(long) (100.0 / (1.0 + Math.exp(growth / 1000.0)));
     }
 
