@@ -16,6 +16,8 @@ final class Job {
     /** When the job (last) entered the queue. */
     long queuedSinceMs;
     int evictions;
+    /** The runtime estimate taken when the job was placed: fixes its expected end for reservations. */
+    long estimatedRuntimeMs;
     Reason currentReason;
     Decision lastDecision;
     /** Set when the job was evicted by preemption: the job that took its place. */

@@ -47,6 +47,21 @@ final class NodeState {
     /** Cached expected fragmentation of the node as it is, valid while {@code fragMixVersion} matches. */
     long fragNow;
     int fragMixVersion = -1;
+    /** Bumped on every change of allocation, health or description: keys the caches below. */
+    int version;
+    /** Cached readiness for a reservation (see ReservationPlanner). */
+    int readyVersion = -1;
+    int readyK;
+    long readyCpu;
+    long readyMem;
+    long readyAt;
+    long readyValidUntil;
+
+    /** Something about the node changed: drop what was cached about it. */
+    void changed() {
+        fragMixVersion = -1;
+        version++;
+    }
 
     /** Jobs with a part on this node, in placement order. */
     final List<Job> jobs = new ArrayList<>(4);

@@ -282,7 +282,8 @@ final class Placer {
                         final long t = tie(job, n.slot);
                         final int left = b - k; // equal growth: the node left with fewer free GPUs keeps the others whole
                         if (d < bestDelta || (d == bestDelta && (left < bestLeft
-                                || (left == bestLeft && t < bestTie)))) {
+                                || (left == bestLeft && (n.cpuFree < best.cpuFree
+                                || (n.cpuFree == best.cpuFree && t < bestTie)))))) {
                             best = n;
                             bestModel = m;
                             bestDelta = d;

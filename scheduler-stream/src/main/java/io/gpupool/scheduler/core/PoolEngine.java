@@ -101,7 +101,7 @@ public final class PoolEngine {
             old.leafIndex = leaf;
             old.spineIndex = st.spineOfLeaf.get(leaf);
             old.cpuFree = spec.cpuMilli() - cpuUsed;
-            old.fragMixVersion = -1;
+            old.changed();
             old.memFree = spec.memoryMib() - memUsed;
             st.index.add(old);
             stats.invalidate();
@@ -159,7 +159,7 @@ public final class PoolEngine {
         final int oldFree = n.freeWhole;
         final boolean oldLink = n.linkOk();
         n.healthBits[gpu] = bits;
-        n.fragMixVersion = -1;
+        n.changed();
         n.freeWhole = n.recountFreeWhole();
         st.index.update(n, oldFree, oldLink);
         refreshSharedRoom(n);
@@ -341,6 +341,11 @@ public final class PoolEngine {
             case STARTED -> {
                 j.state = JobState.RUNNING;
                 j.startedAtMs = e.timestampMs();
+                for (final int slot : j.slots) {
+                    if (st.node(slot) != null) {
+                        st.node(slot).changed(); // the job's expected end moved
+                    }
+                }
                 return false;
             }
             case COMPLETED, FAILED -> {
@@ -395,7 +400,7 @@ public final class PoolEngine {
             }
             n.cpuFree -= s.cpuMilliPerNode();
             n.memFree -= s.memoryMibPerNode();
-            n.fragMixVersion = -1;
+            n.changed();
             n.freeWhole = n.recountFreeWhole();
             st.index.update(n, oldFree, oldLink);
             if (c.milli < 1000) {
@@ -411,8 +416,12 @@ public final class PoolEngine {
         job.state = JobState.PLACED;
         job.placedAtMs = st.nowMs;
         job.startedAtMs = 0;
+        job.estimatedRuntimeMs = st.estimator.estimate(s, cfg.defaultRuntimeMs());
         job.currentReason = null;
         st.fairShare.acquire(s.tenant(), s.totalGpuMilli(), st.nowMs);
+        if (s.preemptible()) {
+            st.preemptibleHolding[s.priorityClass().ordinal()]++;
+        }
         Reason why = placedReason(job, c);
         if (!note.isEmpty()) {
             why = Reason.of(ReasonCode.PLACED, why.message() + "; " + note);
@@ -455,6 +464,9 @@ public final class PoolEngine {
             }
         }
         st.fairShare.release(job.spec.tenant(), job.spec.totalGpuMilli(), st.nowMs);
+        if (job.spec.preemptible()) {
+            st.preemptibleHolding[job.spec.priorityClass().ordinal()]--;
+        }
         job.placement = List.of();
         job.slots = new int[0];
     }
@@ -486,7 +498,7 @@ public final class PoolEngine {
             }
             n.cpuFree += a.cpuMilli();
             n.memFree += a.memoryMib();
-            n.fragMixVersion = -1;
+            n.changed();
             n.freeWhole = n.recountFreeWhole();
             st.index.update(n, oldFree, oldLink);
             refreshSharedRoom(n);
@@ -512,7 +524,7 @@ public final class PoolEngine {
             }
             n.cpuFree -= a.cpuMilli();
             n.memFree -= a.memoryMib();
-            n.fragMixVersion = -1;
+            n.changed();
             n.freeWhole = n.recountFreeWhole();
             st.index.update(n, oldFree, oldLink);
             refreshSharedRoom(n);
@@ -616,6 +628,11 @@ public final class PoolEngine {
 
     /** Rebuilds derived structures (index, shared-room sets, stats) after a restore. */
     void rebuildDerived() {
+        for (final Job j : st.activeJobs.values()) {
+            if (j.state.holdsResources() && j.spec.preemptible()) {
+                st.preemptibleHolding[j.spec.priorityClass().ordinal()]++;
+            }
+        }
         for (final NodeState n : st.slots) {
             if (n != null) {
                 n.freeWhole = n.recountFreeWhole();

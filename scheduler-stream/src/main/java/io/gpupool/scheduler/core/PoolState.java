@@ -38,6 +38,9 @@ final class PoolState {
     /** The reservation the last queue pass made (explanations of waiting jobs refer to it). */
     Reservation reservation;
 
+    /** Preemptible jobs holding resources, per priority class: lets the pass skip victim searches. */
+    final int[] preemptibleHolding = new int[PriorityClass.values().length];
+
     long decisionSeq;
     long submitSeq;
     long nowMs;

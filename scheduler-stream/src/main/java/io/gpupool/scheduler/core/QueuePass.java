@@ -179,7 +179,7 @@ final class QueuePass {
 
     long expectedEnd(final Job r) {
         final long start = r.startedAtMs > 0 ? r.startedAtMs : r.placedAtMs;
-        return Math.max(st.nowMs, start + st.estimator.estimate(r.spec, cfg.defaultRuntimeMs()));
+        return Math.max(st.nowMs, start + r.estimatedRuntimeMs);
     }
 
     private long freeHealthyOfModels(final JobSpec s) {

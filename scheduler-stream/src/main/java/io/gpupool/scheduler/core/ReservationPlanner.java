@@ -22,12 +22,23 @@ final class ReservationPlanner {
         this.expectedEnd = expectedEnd;
     }
 
+    /** Slots above this do not fit the packed sort key (time << 20 | slot); such pools get no reservation. */
+    private static final int MAX_SLOTS = 1 << 20;
+
+    private long[] ends = new long[16];
+    private Job[] jobs = new Job[16];
+    private int[] milli = new int[NodeSpec.MAX_GPUS_PER_NODE];
+
     /** Null when no set of running jobs ending frees the room (e.g. unhealthy GPUs are in the way). */
     Reservation plan(final Job j) {
         final JobSpec s = j.spec;
         final int k = s.gpusPerNode();
         final boolean multi = s.nodes() > 1;
-        final List<long[]> ready = new ArrayList<>(); // {time, slot, leaf, spine}
+        if (st.slots.size() >= MAX_SLOTS) {
+            return null;
+        }
+        long[] keys = new long[64];
+        int count = 0;
         for (final int m : placer.models(s)) {
             for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
                 for (final int slot : g.members) {
@@ -36,81 +47,132 @@ final class ReservationPlanner {
                         continue;
                     }
                     final long t = readyAt(n, s, k);
-                    if (t != Long.MAX_VALUE) {
-                        ready.add(new long[] {t, slot, n.leafIndex, n.spineIndex});
+                    if (t != Long.MAX_VALUE && t - st.nowMs < (Long.MAX_VALUE >> 21)) {
+                        if (count == keys.length) {
+                            keys = Arrays.copyOf(keys, count * 2);
+                        }
+                        // relative time keeps the packed key small; ties go to pool order
+                        keys[count++] = ((t - st.nowMs) << 20) | slot;
                     }
                 }
             }
         }
-        if (ready.size() < s.nodes()) {
+        if (count < s.nodes()) {
             return null;
         }
-        // by readiness, then pool order: deterministic
-        ready.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        Arrays.sort(keys, 0, count);
         long bestTime = Long.MAX_VALUE;
-        List<Integer> bestSlots = null;
+        TopologyScope bestScope = null;
+        int bestUnit = -1;
         for (final TopologyScope scope : scopes(s)) {
-            final List<Integer> slots = new ArrayList<>();
-            final long t = earliest(ready, s.nodes(), scope, slots);
+            final int[] unitOut = new int[1];
+            final long t = earliest(keys, count, s.nodes(), scope, unitOut);
             if (t < bestTime) {
                 bestTime = t;
-                bestSlots = slots;
+                bestScope = scope;
+                bestUnit = unitOut[0];
             }
         }
-        if (bestSlots == null) {
+        if (bestScope == null) {
             return null;
         }
-        final List<String> nodes = new ArrayList<>(bestSlots.size());
-        for (final int slot : bestSlots) {
-            nodes.add(st.node(slot).id());
+        final List<String> nodes = new ArrayList<>(s.nodes());
+        for (int i = 0; i < count && nodes.size() < s.nodes(); i++) {
+            final NodeState n = st.node((int) (keys[i] & (MAX_SLOTS - 1)));
+            if (unitOf(n, bestScope) == bestUnit) {
+                nodes.add(n.id());
+            }
         }
-        return new Reservation(j.id(), bestTime, nodes);
+        return new Reservation(j.id(), st.nowMs + bestTime, nodes);
     }
 
     private static List<TopologyScope> scopes(final JobSpec s) {
         return s.nodes() == 1 ? List.of(TopologyScope.NODE) : Placer.scopes(s);
     }
 
-    /** Earliest time {@code want} ready nodes share one unit of the scope; fills {@code slots}. */
-    private static long earliest(final List<long[]> ready, final int want, final TopologyScope scope,
-                                 final List<Integer> slots) {
-        final int key = scope == TopologyScope.LEAF ? 2 : scope == TopologyScope.SPINE ? 3 : -1;
-        final java.util.TreeMap<Long, List<long[]>> units = new java.util.TreeMap<>();
-        for (final long[] r : ready) {
-            final List<long[]> unit = units.computeIfAbsent(key < 0 ? 0L : r[key], u -> new ArrayList<>());
-            unit.add(r);
-            if (unit.size() == want) {
-                for (final long[] x : unit) {
-                    slots.add((int) x[1]);
-                }
-                return r[0]; // ready is in time order: the first unit to fill is the earliest
+    private static int unitOf(final NodeState n, final TopologyScope scope) {
+        return scope == TopologyScope.LEAF ? n.leafIndex : scope == TopologyScope.SPINE ? n.spineIndex : 0;
+    }
+
+    /** Earliest (relative) time {@code want} ready nodes share one unit of the scope; its unit in unitOut. */
+    private long earliest(final long[] keys, final int count, final int want, final TopologyScope scope,
+                          final int[] unitOut) {
+        final int units = scope == TopologyScope.LEAF ? st.leaves.size() : scope == TopologyScope.SPINE ? st.spines.size() : 1;
+        final int[] seen = new int[Math.max(1, units)];
+        for (int i = 0; i < count; i++) {
+            final NodeState n = st.node((int) (keys[i] & (MAX_SLOTS - 1)));
+            final int u = unitOf(n, scope);
+            if (++seen[u] == want) {
+                unitOut[0] = u;
+                return keys[i] >>> 20; // keys are in time order: the first unit to fill is the earliest
             }
         }
         return Long.MAX_VALUE;
     }
 
-    /** Expected time the node has k free healthy GPUs and the CPU and memory; MAX_VALUE if never. */
+    /**
+     * Cached per node: valid while the node is unchanged, the request is the same and stream time has
+     * not reached the earliest estimated end used (after that an overdue job's end moves with time).
+     */
     private long readyAt(final NodeState n, final JobSpec s, final int k) {
+        if (n.readyVersion == n.version && n.readyK == k && n.readyCpu == s.cpuMilliPerNode()
+                && n.readyMem == s.memoryMibPerNode() && st.nowMs < n.readyValidUntil) {
+            // "ready at a time already past" means ready now
+            return n.readyAt == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(st.nowMs, n.readyAt);
+        }
+        long validUntil = Long.MAX_VALUE;
+        for (final Job r : n.jobs) {
+            validUntil = Math.min(validUntil, expectedEnd.applyAsLong(r));
+        }
+        final long t = computeReadyAt(n, s, k);
+        n.readyVersion = n.version;
+        n.readyK = k;
+        n.readyCpu = s.cpuMilliPerNode();
+        n.readyMem = s.memoryMibPerNode();
+        n.readyAt = t;
+        n.readyValidUntil = validUntil;
+        return t;
+    }
+
+    /** Expected time the node has k free healthy GPUs and the CPU and memory; MAX_VALUE if never. */
+    private long computeReadyAt(final NodeState n, final JobSpec s, final int k) {
         int gpus = n.freeWhole;
         long cpu = n.cpuFree;
         long mem = n.memFree;
         if (gpus >= k && cpu >= s.cpuMilliPerNode() && mem >= s.memoryMibPerNode()) {
             return st.nowMs;
         }
+        if (n.gpuCount - n.unhealthyCount() < k) {
+            return Long.MAX_VALUE;
+        }
         final int count = n.jobs.size();
-        final long[] ends = new long[count];
-        final Job[] jobs = n.jobs.toArray(new Job[0]);
-        for (int i = 0; i < count; i++) {
-            ends[i] = expectedEnd.applyAsLong(jobs[i]);
+        if (ends.length < count) {
+            ends = new long[count * 2];
+            jobs = new Job[count * 2];
         }
-        final Integer[] order = new Integer[count];
+        // insertion sort by (expected end, submission): a node holds few jobs
         for (int i = 0; i < count; i++) {
-            order[i] = i;
+            final Job r = n.jobs.get(i);
+            final long e = expectedEnd.applyAsLong(r);
+            int at = i;
+            while (at > 0 && (ends[at - 1] > e || (ends[at - 1] == e && jobs[at - 1].submitSeq > r.submitSeq))) {
+                ends[at] = ends[at - 1];
+                jobs[at] = jobs[at - 1];
+                at--;
+            }
+            ends[at] = e;
+            jobs[at] = r;
         }
-        Arrays.sort(order, (a, b) -> ends[a] != ends[b] ? Long.compare(ends[a], ends[b])
-                : Long.compare(jobs[a].submitSeq, jobs[b].submitSeq));
-        final int[] milli = n.usedMilli.clone();
-        for (final int i : order) {
+        System.arraycopy(n.usedMilli, 0, milli, 0, n.gpuCount);
+        try {
+            return walk(n, s, k, count, gpus, cpu, mem);
+        } finally {
+            Arrays.fill(jobs, 0, count, null); // keep no finished job reachable from the scratch array
+        }
+    }
+
+    private long walk(final NodeState n, final JobSpec s, final int k, final int count, int gpus, long cpu, long mem) {
+        for (int i = 0; i < count; i++) {
             final Job r = jobs[i];
             for (int p = 0; p < r.slots.length; p++) {
                 if (r.slots[p] != n.slot) {

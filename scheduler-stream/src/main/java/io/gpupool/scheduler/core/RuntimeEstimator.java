@@ -19,6 +19,8 @@ final class RuntimeEstimator {
      * name "" collects all of the tenant's jobs.
      */
     final TreeMap<String, TreeMap<String, long[]>> samples = new TreeMap<>();
+    /** Quantile per ring, dropped when the ring changes: a pure cache, never iterated nor stored. */
+    private final java.util.IdentityHashMap<long[], Long> cache = new java.util.IdentityHashMap<>();
 
     void finished(final JobSpec job, final long runtimeMs) {
         if (runtimeMs <= 0) {
@@ -31,8 +33,9 @@ final class RuntimeEstimator {
         }
     }
 
-    private static void add(final TreeMap<String, long[]> t, final String key, final long v) {
+    private void add(final TreeMap<String, long[]> t, final String key, final long v) {
         final long[] r = t.computeIfAbsent(key, k -> new long[KEEP + 1]);
+        cache.remove(r);
         r[1 + (int) (r[0] % KEEP)] = v;
         r[0]++;
     }
@@ -53,10 +56,20 @@ final class RuntimeEstimator {
         return e < 0 ? defaultMs : e;
     }
 
-    private static long quantile(final long[] r) {
+    private long quantile(final long[] r) {
         if (r == null || r[0] < MIN_SAMPLES) {
             return -1;
         }
+        final Long cached = cache.get(r);
+        if (cached != null) {
+            return cached;
+        }
+        final long q = computeQuantile(r);
+        cache.put(r, q);
+        return q;
+    }
+
+    private static long computeQuantile(final long[] r) {
         final int n = (int) Math.min(r[0], KEEP);
         final long[] v = Arrays.copyOfRange(r, 1, 1 + n);
         Arrays.sort(v);

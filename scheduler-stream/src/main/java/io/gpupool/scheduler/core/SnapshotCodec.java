@@ -282,6 +282,7 @@ final class SnapshotCodec {
             out.writeLong(j.startedAtMs);
             out.writeLong(j.queuedSinceMs);
             out.writeInt(j.evictions);
+            out.writeLong(j.estimatedRuntimeMs);
             out.writeBoolean(j.currentReason != null);
             if (j.currentReason != null) {
                 reason(out, j.currentReason);
@@ -310,6 +311,7 @@ final class SnapshotCodec {
             j.startedAtMs = in.readLong();
             j.queuedSinceMs = in.readLong();
             j.evictions = in.readInt();
+            j.estimatedRuntimeMs = in.readLong();
             j.currentReason = in.readBoolean() ? readReason(in) : null;
             j.lastDecision = in.readBoolean() ? readDecision(in) : null;
             j.preemptedBy = str(in);

@@ -33,6 +33,16 @@ final class VictimSearch {
     }
 
     boolean anyFor(final Job j, final boolean consolidation) {
+        final int jc = j.spec.priorityClass().ordinal();
+        int candidates = 0;
+        for (int c = 0; c <= jc; c++) {
+            if (c < jc || consolidation || underGuarantee(j.spec.tenant(), j.spec.totalGpuMilli())) {
+                candidates += st.preemptibleHolding[c];
+            }
+        }
+        if (candidates == 0) {
+            return false;
+        }
         for (final Job v : st.activeJobs.values()) {
             if (eligible(j, v, consolidation)) {
                 return true;
