@@ -24,12 +24,6 @@ import picocli.CommandLine;
 
 /** docker-compose.yml is valid and agrees with the CLI, the topic catalog, prometheus.yml and Grafana's provisioning. */
 final class ComposeTest {
-    /**
-     * Subcommands compose runs that are not in the CLI yet (the scheduler's CLI command is being
-     * written). Their flags are checked as soon as the command exists; remove them from here then.
-     */
-    static final Set<String> PENDING_COMMANDS = Set.of("scheduler", "sink");
-
     private static ComposeFile compose;
     private static final CommandLine CLI = new CommandLine(new Gpupool());
 
@@ -108,12 +102,8 @@ final class ComposeTest {
             final List<String> command = compose.command(s);
             assertThat(command).as(s + " command").isNotEmpty();
             final String name = command.get(0);
-            if (!sub.containsKey(name)) {
-                assertThat(PENDING_COMMANDS).as("compose service " + s + " runs `gpupool " + name
-                        + "`, which the CLI does not have").contains(name);
-                System.out.println("PENDING: `gpupool " + name + "` is not in the CLI yet; flags of service " + s + " unchecked");
-                continue;
-            }
+            assertThat(sub).as("compose service " + s + " runs `gpupool " + name + "`, which the CLI does not have")
+                    .containsKey(name);
             final CommandLine.Model.CommandSpec spec = sub.get(name).getCommandSpec();
             for (final String arg : command) {
                 if (arg.startsWith("--")) {

@@ -16,7 +16,9 @@ import picocli.CommandLine.Option;
         description = "Benchmarks; each prints its figures as name=value lines on stdout.",
         subcommands = {
             BenchCommand.Engine.class,
+            BenchPipelineCommand.class,
             CollectorBenchCommand.class,
+            BenchAuditCommand.class,
         })
 public final class BenchCommand implements Runnable {
 

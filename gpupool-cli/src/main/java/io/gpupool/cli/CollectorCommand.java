@@ -88,7 +88,7 @@ public final class CollectorCommand implements Callable<Integer> {
             description = "Where Xid errors are read: kmsg (/dev/kmsg), journal (journalctl -k -f), none, or a log file to follow. Default ${DEFAULT-VALUE}.")
     String kernelLog;
 
-    @Option(names = "--schema-registry-url", paramLabel = "URL", description = "Schema Registry URL (default: the local stack's).")
+    @Option(names = "--registry-url", paramLabel = "URL", description = "Schema Registry URL (default: the local stack's).")
     String registryUrl;
 
     @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "9402",
@@ -208,7 +208,7 @@ public final class CollectorCommand implements Callable<Integer> {
             return registryUrl;
         }
         return cluster.dataDir().running().flatMap(StackDescriptor::registryUrl).orElseThrow(() -> new CommandLine.PicocliException(
-                "no schema registry known: pass --schema-registry-url URL, or start the local stack with `gpupool up`"));
+                "no schema registry known: pass --registry-url URL, or start the local stack with `gpupool up`"));
     }
 
     private void waitForEnd() throws InterruptedException {

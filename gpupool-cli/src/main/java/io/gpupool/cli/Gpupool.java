@@ -18,7 +18,15 @@ import picocli.CommandLine.Command;
             UpCommand.class,
             TopicsCommand.class,
             CollectorCommand.class,
+            SchedulerCommand.class,
+            QueueCommand.class,
+            ExplainCommand.class,
             SinkCommand.class,
+            AuditCommand.class,
+            ReplayCommand.class,
+            ExportCommand.class,
+            SubmitCommand.class,
+            CancelCommand.class,
         })
 public final class Gpupool implements Runnable {
 

@@ -4,8 +4,11 @@ import io.gpupool.cli.config.ConfigFileOption;
 import io.gpupool.cli.config.ConfigLayers;
 import io.gpupool.cli.config.DataDirOption;
 import io.gpupool.cli.config.DurationConverter;
+import io.gpupool.cli.up.PipelineOptions;
+import io.gpupool.cli.up.PipelineServices;
 import io.gpupool.cli.up.ServiceGroup;
 import io.gpupool.cli.up.StackService;
+import io.gpupool.cli.up.SchedulerService;
 import io.gpupool.cli.up.TopicsService;
 import io.gpupool.cli.up.UpContext;
 import io.gpupool.cli.up.UpService;
@@ -28,6 +31,8 @@ import picocli.CommandLine.Option;
             "Runs gpupool on this machine until Ctrl-C or --duration.",
             "Starts a real single-node KRaft Kafka broker (child JVM) and the Schema-Registry-compatible server,",
             "creates every gpupool topic, and prints the bootstrap servers, the registry URL and the data directory.",
+            "Then the scheduler, a simulated fleet, a simulated sink and a job generator (or --trace replay);",
+            "progress goes to stderr, the run's figures (name=value) to stdout when it stops.",
             "Data stays in --data-dir and is reused by the next run; other commands find the stack through it."})
 public final class UpCommand implements Callable<Integer> {
 
@@ -53,18 +58,26 @@ public final class UpCommand implements Callable<Integer> {
             description = "Maximum heap of the broker JVM (default ${DEFAULT-VALUE}).")
     String brokerHeap;
 
+    @Mixin
+    PipelineOptions pipeline;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    /** The services in start order; later issues append the collectors, scheduler, sink and job generator. */
-    static List<UpService> services() {
-        return List.of(new StackService(), new TopicsService());
+    /** The services in start order: the stack, topics and scheduler, then the fleet, sink, workload and progress. */
+    static List<UpService> services(final PipelineOptions pipeline, final PrintWriter err) {
+        final List<UpService> all = new java.util.ArrayList<>(List.of(new StackService(), new TopicsService(), new SchedulerService()));
+        all.addAll(PipelineServices.of(pipeline, err));
+        return all;
     }
 
     @Override
     public Integer call() throws Exception {
         if (duration != null && (duration.isZero() || duration.isNegative())) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--duration must be positive, e.g. 30s");
+        }
+        if (pipeline.problem() != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), pipeline.problem());
         }
         final PrintWriter out = spec.commandLine().getOut();
         final LocalStackSettings settings = new LocalStackSettings(
@@ -74,7 +87,7 @@ public final class UpCommand implements Callable<Integer> {
         out.printf("gpupool up: data directory %s%n", dataDir.path());
         out.flush();
         final long began = System.nanoTime();
-        final ServiceGroup group = new ServiceGroup(services());
+        final ServiceGroup group = new ServiceGroup(services(pipeline, spec.commandLine().getErr()));
         final CountDownLatch stopRequested = new CountDownLatch(1);
         final CountDownLatch stopped = new CountDownLatch(1);
         final Thread main = Thread.currentThread();

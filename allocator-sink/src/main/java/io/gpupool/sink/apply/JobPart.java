@@ -47,7 +47,9 @@ public record JobPart(String jobId, String nodeId, String decisionId, String com
                 exec == null ? List.of() : exec.getCommand(), exec == null ? List.of() : exec.getArgs(),
                 exec == null ? Map.of() : exec.getEnv(),
                 Optional.ofNullable(exec == null ? null : exec.getWorkingDir()),
-                Optional.ofNullable(c.getRuntimeEstimateMillis()));
+                // A simulated runtime (trace replay) wins over the estimate: the job "runs" as long as it really did.
+                Optional.ofNullable(c.getSimulatedRuntimeMillis() != null ? c.getSimulatedRuntimeMillis()
+                        : c.getRuntimeEstimateMillis()));
     }
 
     /** The key under which a sink tracks the part: a job runs at most once on a node at a time. */

@@ -1,0 +1,51 @@
+package io.gpupool.cli;
+
+import io.gpupool.cli.config.ConfigFileOption;
+import io.gpupool.cli.config.DurationConverter;
+import io.gpupool.cli.submit.JobCancellation;
+import io.gpupool.cli.submit.StackClient;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code gpupool cancel JOB}: dequeues a waiting job or stops a running one; with --wait prints the decision. */
+@Command(name = "cancel", mixinStandardHelpOptions = true,
+        description = {"Cancels a job: a queued job leaves the queue, a running one is stopped on its nodes and its GPUs released.",
+            "Exit codes: 0 sent (with --wait: cancelled), 2 rejected (e.g. no such job), 4 no decision within --timeout."})
+public final class CancelCommand implements Callable<Integer> {
+
+    @Parameters(paramLabel = "JOB", description = "Job id, as submit printed it.")
+    String jobId;
+
+    @Option(names = "--reason", paramLabel = "TEXT", description = "Why, in words (kept in the decision).")
+    String reason;
+
+    @Option(names = "--wait", description = "Wait for the scheduler's decision and print it.")
+    boolean await;
+
+    @Option(names = "--timeout", paramLabel = "TIME", defaultValue = "60s", converter = DurationConverter.class,
+            description = "With --wait: how long to wait (default ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Mixin
+    StackClient stack;
+
+    @Mixin
+    ConfigFileOption configFile;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        final String problem = JobCancellation.problem(jobId);
+        if (problem != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), problem);
+        }
+        return JobCancellation.send(stack, spec, jobId, reason, await, timeout);
+    }
+}

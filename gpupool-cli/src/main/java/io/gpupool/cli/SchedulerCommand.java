@@ -1,0 +1,130 @@
+package io.gpupool.cli;
+
+import io.gpupool.cli.config.ClusterOptions;
+import io.gpupool.cli.config.DurationConverter;
+import io.gpupool.localstack.StackDescriptor;
+import io.gpupool.scheduler.query.QueryEndpoint;
+import io.gpupool.scheduler.stream.SchedulerApp;
+import io.gpupool.scheduler.stream.SchedulerOptions;
+import io.gpupool.topics.TopicCatalog;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code gpupool scheduler}: the two-stage Kafka Streams scheduler against any cluster, until Ctrl-C. */
+@Command(name = "scheduler", mixinStandardHelpOptions = true,
+        description = {
+            "Runs the scheduler (stage 1 sequencer + stage 2 placer, exactly-once) until Ctrl-C or --duration.",
+            "Without --bootstrap-server it joins the local stack in --data-dir and publishes its query URL there",
+            "for `gpupool queue` and `gpupool explain`. Queries and Prometheus metrics: http://HOST:PORT/ (/metrics)."})
+public final class SchedulerCommand implements Callable<Integer> {
+
+    @Mixin
+    ClusterOptions cluster;
+
+    @Option(names = "--registry-url", paramLabel = "URL",
+            description = "Schema Registry URL. Default: the local stack's registry. Env GPUPOOL_REGISTRY_URL.")
+    String registryUrl;
+
+    @Option(names = "--application-id", defaultValue = SchedulerOptions.DEFAULT_APPLICATION_ID,
+            description = "Kafka Streams application id; instances with the same id share the work (default ${DEFAULT-VALUE}).")
+    String applicationId;
+
+    @Option(names = "--state-dir", paramLabel = "DIR",
+            description = "Local state directory (RocksDB stores). Default: <data-dir>/scheduler-state.")
+    Path stateDir;
+
+    @Option(names = "--http-host", defaultValue = "127.0.0.1",
+            description = "Host name other instances and clients reach this one at (default ${DEFAULT-VALUE}).")
+    String httpHost;
+
+    @Option(names = "--http-port", defaultValue = "0", description = "Query and metrics port; 0 = any free port (default).")
+    int httpPort;
+
+    @Option(names = "--profile", defaultValue = "local",
+            description = "local (exactly-once on one broker, replication 1) or production (RF 3, min ISR 2, standby replicas).")
+    String profile;
+
+    @Option(names = "--engine", paramLabel = "KEY=VALUE",
+            description = "Engine setting for every pool, e.g. policy=fgd, tenant.ml.max-gpus=64 (repeatable).")
+    Map<String, String> engine = new TreeMap<>();
+
+    @Option(names = "--snapshot-every", defaultValue = "" + SchedulerOptions.DEFAULT_SNAPSHOT_EVERY,
+            description = "Journal entries between two stored engine snapshots of a pool (default ${DEFAULT-VALUE}).")
+    int snapshotEvery;
+
+    @Option(names = "--tick-interval", converter = DurationConverter.class, defaultValue = "5s",
+            description = "Stream time between two clock ticks in the journal (default ${DEFAULT-VALUE}).")
+    Duration tickInterval;
+
+    @Option(names = "--duration", converter = DurationConverter.class, description = "Stop after this long (e.g. 30s).")
+    Duration duration;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!profile.equals("local") && !profile.equals("production")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--profile must be local or production, not " + profile);
+        }
+        final PrintWriter out = spec.commandLine().getOut();
+        final boolean local = cluster.dataDir().running().isPresent() && (registryUrl == null || registryUrl.isBlank());
+        final String registry = registryUrl != null && !registryUrl.isBlank() ? registryUrl.trim()
+                : cluster.dataDir().running().flatMap(StackDescriptor::registryUrl).orElseThrow(() ->
+                        new CommandLine.ParameterException(spec.commandLine(),
+                                "no schema registry: pass --registry-url URL, or start the local stack with `gpupool up`"));
+        final Path state = stateDir != null ? stateDir : cluster.dataDir().path().resolve("scheduler-state");
+        final SchedulerOptions o;
+        try {
+            o = new SchedulerOptions(applicationId, cluster.bootstrapServers(), registry, cluster.clientProperties(),
+                    profile.equals("production"), state, httpHost, httpPort, engine, snapshotEvery,
+                    tickInterval.toMillis(), TopicCatalog.defaults());
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        final SchedulerApp app;
+        try {
+            app = SchedulerApp.start(o);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        final String url = "http://" + httpHost + ":" + app.httpPort();
+        if (local) {
+            QueryEndpoint.publish(cluster.dataDir().path(), url);
+        }
+        final CountDownLatch stop = new CountDownLatch(1);
+        final Thread hook = new Thread(stop::countDown, "gpupool-scheduler-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            out.printf("gpupool scheduler: %s against %s (%s profile); queries and metrics on %s%n", applicationId,
+                    o.bootstrapServers(), profile, url);
+            out.flush();
+            if (duration == null) {
+                stop.await();
+            } else {
+                stop.await(duration.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            return 0;
+        } finally {
+            if (local) {
+                QueryEndpoint.withdraw(cluster.dataDir().path(), url);
+            }
+            app.close();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // Ctrl-C: the hook is what woke us
+            }
+        }
+    }
+}

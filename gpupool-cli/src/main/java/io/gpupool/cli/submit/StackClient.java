@@ -1,0 +1,42 @@
+package io.gpupool.cli.submit;
+
+import io.gpupool.cli.config.ClusterOptions;
+import io.gpupool.cli.config.ConfigLayers;
+import io.gpupool.localstack.StackDescriptor;
+import io.gpupool.topics.Topic;
+import io.gpupool.topics.TopicCatalog;
+import java.util.Properties;
+import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * Where {@code submit} and {@code cancel} send and read: --bootstrap-server, --command-config and
+ * --registry-url, or the local stack in --data-dir; topic names from the config file.
+ */
+public final class StackClient {
+
+    @Mixin
+    ClusterOptions cluster;
+
+    @Option(names = "--registry-url", paramLabel = "URL",
+            description = "Schema registry. Default: the local stack's in --data-dir.")
+    String registryUrl;
+
+    Properties client() {
+        return cluster.clientProperties();
+    }
+
+    String registry(final CommandLine cmd) {
+        if (registryUrl != null && !registryUrl.isBlank()) {
+            return registryUrl.trim();
+        }
+        return cluster.dataDir().running().flatMap(StackDescriptor::registryUrl).orElseThrow(() ->
+                new CommandLine.PicocliException("no schema registry: pass --registry-url URL, or start a local stack "
+                        + "with `gpupool up --data-dir " + cluster.dataDir().path() + "`"));
+    }
+
+    String topic(final CommandLine.Model.CommandSpec spec, final Topic topic) {
+        return TopicCatalog.defaults().withOverrides(ConfigLayers.of(spec).fileEntries()).name(topic);
+    }
+}

@@ -1,0 +1,219 @@
+package io.gpupool.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpupool.avro.DecisionOutcome;
+import io.gpupool.avro.JobCommand;
+import io.gpupool.avro.JobEvent;
+import io.gpupool.avro.JobEventType;
+import io.gpupool.avro.JobRequest;
+import io.gpupool.avro.JobSubmit;
+import io.gpupool.avro.JournalEntry;
+import io.gpupool.avro.NodeInventory;
+import io.gpupool.avro.PlacementDecision;
+import io.gpupool.localstack.testing.LocalStackExtension;
+import io.gpupool.localstack.testing.TestStack;
+import io.gpupool.registry.RegistryClientConfig;
+import io.gpupool.scheduler.audit.SyntheticHistory;
+import io.gpupool.scheduler.stream.Codecs;
+import io.gpupool.scheduler.stream.SchedulerApp;
+import io.gpupool.scheduler.stream.SchedulerOptions;
+import io.gpupool.scheduler.stream.TopicNames;
+import io.gpupool.serde.AvroSerdeConfig;
+import io.gpupool.topics.Topic;
+import io.gpupool.topics.TopicCatalog;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.avro.specific.SpecificRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The recorded-history commands on a real scheduler run (both stages, exactly-once, on the shared
+ * local broker): audit passes, from the whole journal and from a published engine snapshot; export,
+ * replay and explain --at read the same history; then a forged decision and an injected journal entry
+ * are each found and located.
+ */
+@ExtendWith(LocalStackExtension.class)
+class HistoryCommandsOnStackTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void auditExportReplayAndExplainAtOnARecordedRun(final TestStack stack) throws Exception {
+        final String prefix = stack.uniqueName("hist");
+        final Map<String, String> names = new HashMap<>();
+        for (final Topic t : Topic.values()) {
+            names.put(TopicCatalog.PREFIX + t.id() + ".name", prefix + "." + t.id());
+        }
+        final TopicCatalog catalog = TopicCatalog.defaults().withOverrides(names);
+        final TopicNames topics = TopicNames.of(catalog);
+        final Map<String, Object> serde = new HashMap<>();
+        serde.put(RegistryClientConfig.URL, stack.requireRegistryUrl());
+        final Codecs codecs = new Codecs(AvroSerdeConfig.registry(serde), true);
+        final SchedulerOptions o = new SchedulerOptions(prefix + "-app", stack.bootstrapServers(),
+                stack.requireRegistryUrl(), new Properties(), false, Files.createTempDirectory(dir, "state"), "", 0,
+                Map.of(), 10, 5_000, catalog);
+        final List<ConsumerRecord<String, PlacementDecision>> seen = new ArrayList<>();
+        try (SchedulerApp app = SchedulerApp.start(o);
+             KafkaProducer<String, SpecificRecord> producer = new KafkaProducer<>(stack.producerConfig(),
+                     new StringSerializer(), codecs.<SpecificRecord>serializer());
+             KafkaConsumer<String, PlacementDecision> decisions = new KafkaConsumer<>(
+                     stack.consumerConfig(stack.uniqueName("hist-d")), new StringDeserializer(),
+                     codecs.deserializer(PlacementDecision.class))) {
+            decisions.subscribe(List.of(topics.decisions()));
+            assertThat(app.awaitRunning(Duration.ofSeconds(90))).isTrue();
+            for (int n = 0; n < 4; n++) {
+                final NodeInventory node = SyntheticHistory.node("pool-h", "n" + n, "leaf-" + (n / 2), 8);
+                producer.send(new ProducerRecord<>(topics.inventory(), "n" + n, node));
+            }
+            producer.flush();
+            for (int i = 0; i < 12; i++) {
+                producer.send(new ProducerRecord<>(topics.jobs(), "j" + i, submit("j" + i, i % 3 == 0 ? 2 : 1, 4)));
+            }
+            producer.flush();
+            poll(decisions, seen, 12);
+            // a job that has to wait for the whole pool
+            producer.send(new ProducerRecord<>(topics.jobs(), "big", submit("big", 4, 8)));
+            producer.flush();
+            poll(decisions, seen, 13);
+            // the sink's reports: the placed jobs start, the first three complete
+            final List<String> placed = seen.stream().filter(r -> r.value().getOutcome() == DecisionOutcome.PLACED)
+                    .map(ConsumerRecord::key).toList();
+            for (final String job : placed) {
+                producer.send(new ProducerRecord<>(topics.jobEvents(), job, event(job, JobEventType.STARTED)));
+            }
+            for (final String job : placed.subList(0, 3)) {
+                producer.send(new ProducerRecord<>(topics.jobEvents(), job, event(job, JobEventType.COMPLETED)));
+            }
+            producer.flush();
+            poll(decisions, seen, 16); // three RELEASED (and whatever the freed GPUs allowed)
+        }
+        final List<String> at = List.of("--bootstrap-server", stack.bootstrapServers(), "--registry-url",
+                stack.requireRegistryUrl(), "--topic-name", "journal=" + topics.journal(), "--topic-name",
+                "decisions=" + topics.decisions());
+
+        final CliRun audit = run("audit", at);
+        assertThat(audit.exitCode()).as(audit.out() + audit.err()).isZero();
+        final String last = lastLine(audit.out());
+        assertThat(last).matches("replayed=\\d+ matched=\\d+ divergent=0 violations=0 entries_per_s=\\d+");
+        assertThat(Long.parseLong(last.replaceAll(".*matched=(\\d+).*", "$1"))).isGreaterThanOrEqualTo(16);
+
+        // the local stack by its data directory (broker and registry from its stack.properties)
+        final CliRun byDataDir = run("audit", List.of("--data-dir", stack.dataDir().toString(), "--topic-name",
+                "journal=" + topics.journal(), "--topic-name", "decisions=" + topics.decisions()));
+        assertThat(byDataDir.exitCode()).as(byDataDir.out() + byDataDir.err()).isZero();
+        assertThat(lastLine(byDataDir.out())).isEqualTo(last.replaceAll("entries_per_s=\\d+", "")
+                + lastLine(byDataDir.out()).replaceAll(".*(entries_per_s=\\d+)", "$1"));
+
+        // from the submit of 'big' onwards: the engine starts from the newest snapshot before it
+        final long bigOffset = seen.stream().filter(r -> r.key().equals("big")).findFirst().orElseThrow().value()
+                .getCause().getOffset();
+        final CliRun fromSnapshot = run("audit", at, "--from", Long.toString(bigOffset));
+        assertThat(fromSnapshot.exitCode()).as(fromSnapshot.out() + fromSnapshot.err()).isZero();
+        assertThat(fromSnapshot.out()).contains("pool pool-h: started from the engine snapshot at journal offset");
+        assertThat(lastLine(fromSnapshot.out())).contains("divergent=0 violations=0").doesNotContain("matched=0 ");
+        final CliRun latest = run("audit", at, "--snapshot", "latest");
+        assertThat(latest.exitCode()).as(latest.out() + latest.err()).isZero();
+        assertThat(latest.out()).contains("pool pool-h: started from the engine snapshot at journal offset");
+        // one pool, from its newest snapshot: the journal is read from the offset after it
+        final CliRun onePool = run("audit", at, "--pool", "pool-h", "--snapshot", "latest");
+        assertThat(onePool.exitCode()).as(onePool.out() + onePool.err()).isZero();
+        assertThat(lastLine(onePool.out())).isEqualTo(lastLine(latest.out()).replaceAll("entries_per_s=\\d+", "")
+                + lastLine(onePool.out()).replaceAll(".*(entries_per_s=\\d+)", "$1"));
+        assertThat(run("audit", at, "--pool", "no-such-pool").out()).contains("replayed=0 matched=0");
+
+        final CliRun export = run("export", at);
+        assertThat(export.exitCode()).as(export.err()).isZero();
+        final String[] rows = export.out().split("\n");
+        assertThat(rows[0]).startsWith("job_id,pool,tenant,nodes,gpus_per_node,submit,start,end,");
+        assertThat(rows).hasSize(14);
+        assertThat(export.out()).containsPattern("(?m)^big,pool-h,team-a,4,8,[^,]+,,,,,QUEUED,");
+
+        final Path png = dir.resolve("replay.png");
+        final CliRun replay = run("replay", at, "--policy", "first-fit", "--chart", png.toString());
+        assertThat(replay.exitCode()).as(replay.out() + replay.err()).isZero();
+        assertThat(replay.out()).contains("recorded.queue_delay_mean_s=", "whatif.allocation_pct=", "chart=");
+        assertThat(Files.size(png)).isGreaterThan(1_000);
+
+        final Instant bigSubmitted = seen.stream().filter(r -> r.key().equals("big")).findFirst().orElseThrow().value()
+                .getCause().getTimestamp();
+        final CliRun explain = run("explain", List.of("big", "--at", bigSubmitted.plusMillis(1).toString()), at.toArray(new String[0]));
+        assertThat(explain.exitCode()).as(explain.out() + explain.err()).isZero();
+        assertThat(explain.out()).contains("job big in pool pool-h", "state: queued", "reason: ", "capacity it saw:");
+
+        // tampering: a forged decision (same id, another message), then an entry injected into the journal
+        final PlacementDecision victim = seen.stream().filter(r -> r.value().getOutcome() == DecisionOutcome.PLACED)
+                .findFirst().orElseThrow().value();
+        try (KafkaProducer<String, SpecificRecord> producer = new KafkaProducer<>(stack.producerConfig(),
+                new StringSerializer(), codecs.<SpecificRecord>serializer())) {
+            producer.send(new ProducerRecord<>(topics.decisions(), victim.getJobId().toString(),
+                    PlacementDecision.newBuilder(victim).setMessage("placed wherever").build())).get();
+            final CliRun forged = run("audit", at);
+            assertThat(forged.exitCode()).isEqualTo(1);
+            assertThat(forged.out()).contains("first divergence: decision " + victim.getDecisionId(),
+                    "journal " + victim.getCause().getPartition() + "@" + victim.getCause().getOffset(),
+                    "differs in message: recorded=placed wherever");
+            final JournalEntry injected = JournalEntry.newBuilder().setPool("pool-h").setTimestamp(Instant.now())
+                    .setSource(null).setPayload(JobCommand.newBuilder().setJobId("ghost").setCommandId("ghost-1")
+                            .setCommand(JobSubmit.newBuilder().setRequest(request(1, 1)).build()).build()).build();
+            final long offset = producer.send(new ProducerRecord<>(topics.journal(), "pool-h", injected)).get().offset();
+            final CliRun ghost = run("audit", at, "--from", Long.toString(offset));
+            assertThat(ghost.exitCode()).isEqualTo(1);
+            assertThat(ghost.out()).contains("caused by journal " + victim.getCause().getPartition() + "@" + offset,
+                    "recorded:   (none)", "ghost");
+        }
+    }
+
+    private static CliRun run(final String command, final List<String> first, final String... rest) {
+        final List<String> args = new ArrayList<>();
+        args.add(command);
+        args.addAll(first);
+        args.addAll(List.of(rest));
+        return CliRun.of(args.toArray(new String[0]));
+    }
+
+    private static String lastLine(final String out) {
+        final String[] lines = out.strip().split("\n");
+        return lines[lines.length - 1];
+    }
+
+    private static void poll(final KafkaConsumer<String, PlacementDecision> c,
+                             final List<ConsumerRecord<String, PlacementDecision>> seen, final int atLeast) {
+        final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (seen.size() < atLeast && System.nanoTime() < deadline) {
+            c.poll(Duration.ofMillis(200)).forEach(seen::add);
+        }
+        assertThat(seen).as("decisions").hasSizeGreaterThanOrEqualTo(atLeast);
+    }
+
+    private static JobRequest request(final int nodes, final int gpus) {
+        return JobRequest.newBuilder().setName("train").setTenant("team-a").setPool("pool-h").setNodes(nodes)
+                .setGpusPerNode(gpus).build();
+    }
+
+    private static JobCommand submit(final String id, final int nodes, final int gpus) {
+        return JobCommand.newBuilder().setJobId(id).setCommandId("submit-" + id)
+                .setCommand(JobSubmit.newBuilder().setRequest(request(nodes, gpus)).build()).build();
+    }
+
+    private static JobEvent event(final String id, final JobEventType type) {
+        return JobEvent.newBuilder().setJobId(id).setEventId(type + "-" + id).setType(type)
+                .setOccurredAt(Instant.now()).build();
+    }
+}

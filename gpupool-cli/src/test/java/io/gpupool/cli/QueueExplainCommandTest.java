@@ -1,0 +1,96 @@
+package io.gpupool.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpupool.avro.GpuInfo;
+import io.gpupool.avro.JobCommand;
+import io.gpupool.avro.JobRequest;
+import io.gpupool.avro.JobSubmit;
+import io.gpupool.avro.NodeInventory;
+import io.gpupool.localstack.testing.LocalStackExtension;
+import io.gpupool.localstack.testing.TestStack;
+import io.gpupool.registry.RegistryClientConfig;
+import io.gpupool.scheduler.stream.SchedulerApp;
+import io.gpupool.scheduler.stream.SchedulerOptions;
+import io.gpupool.serde.AvroSerdeConfig;
+import io.gpupool.serde.SpecificAvroSerializer;
+import io.gpupool.topics.Topic;
+import io.gpupool.topics.TopicCatalog;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** {@code gpupool queue} and {@code gpupool explain} against a scheduler running on the local stack. */
+@ExtendWith(LocalStackExtension.class)
+class QueueExplainCommandTest {
+
+    @Test
+    void queueShowsTheWaitingJobWithItsReasonAndExplainItsHistory(final TestStack stack) throws Exception {
+        final String prefix = stack.uniqueName("cli-queue");
+        final Map<String, String> names = new HashMap<>();
+        for (final Topic t : Topic.values()) {
+            names.put(TopicCatalog.PREFIX + t.id() + ".name", prefix + "." + t.id());
+        }
+        final TopicCatalog catalog = TopicCatalog.defaults().withOverrides(names);
+        final SchedulerOptions o = new SchedulerOptions(prefix + "-app", stack.bootstrapServers(), stack.requireRegistryUrl(),
+                new Properties(), false, Files.createTempDirectory("gpupool-cli-it-"), "127.0.0.1", 0, Map.of(), 100,
+                5_000, catalog);
+        final Map<String, Object> serde = Map.of(RegistryClientConfig.URL, stack.requireRegistryUrl());
+        try (SchedulerApp app = SchedulerApp.start(o);
+             KafkaProducer<String, SpecificRecord> p = new KafkaProducer<>(stack.producerConfig(), new StringSerializer(),
+                     new SpecificAvroSerializer<>(AvroSerdeConfig.registry(serde), true, false))) {
+            assertThat(app.awaitRunning(Duration.ofSeconds(90))).isTrue();
+            final List<GpuInfo> gpus = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                gpus.add(GpuInfo.newBuilder().setUuid("GPU-c0-" + i).setIndex(i).setModel("A100").build());
+            }
+            p.send(new ProducerRecord<>(catalog.name(Topic.INVENTORY), "c0", NodeInventory.newBuilder().setNodeId("c0")
+                    .setPool("cli").setObservedAt(Instant.EPOCH).setSource("test").setGpus(gpus).build()));
+            p.flush();
+            p.send(new ProducerRecord<>(catalog.name(Topic.JOBS), "first", submit("first", 4)));
+            p.flush();
+            Thread.sleep(500);
+            p.send(new ProducerRecord<>(catalog.name(Topic.JOBS), "second", submit("second", 2)));
+            p.flush();
+
+            final String url = "http://127.0.0.1:" + app.httpPort();
+            CliRun queue = CliRun.of("queue", "--scheduler-url", url);
+            final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!queue.out().contains("second") && System.nanoTime() < deadline) {
+                Thread.sleep(300);
+                queue = CliRun.of("queue", "--scheduler-url", url);
+            }
+            assertThat(queue.exitCode()).as(queue.err()).isZero();
+            assertThat(queue.out()).contains("JOBID", "REASON").containsPattern("second +cli +team +batch +0 +queued");
+            assertThat(queue.out()).doesNotContain("first");
+            final String reasonLine = queue.out().lines().filter(l -> l.startsWith("second")).findFirst().orElseThrow();
+            assertThat(reasonLine).containsPattern("[A-Z_]+: .+");
+
+            final CliRun explain = CliRun.of("explain", "second", "--scheduler-url", url);
+            assertThat(explain.exitCode()).as(explain.err()).isZero();
+            assertThat(explain.out()).contains("job second in pool cli: queued", "reason:", "decisions:", "QUEUED");
+            final CliRun placed = CliRun.of("explain", "first", "--scheduler-url", url);
+            assertThat(placed.out()).contains("placed", "on c0 GPUs [0,1,2,3]");
+            final CliRun missing = CliRun.of("explain", "nope", "--scheduler-url", url);
+            assertThat(missing.exitCode()).isEqualTo(3);
+            assertThat(missing.err()).contains("no job nope");
+        }
+    }
+
+    private static JobCommand submit(final String id, final int gpus) {
+        return JobCommand.newBuilder().setJobId(id).setCommandId("c-" + id).setCommand(JobSubmit.newBuilder()
+                .setRequest(JobRequest.newBuilder().setName(id).setTenant("team").setPool("cli").setGpusPerNode(gpus).build())
+                .build()).build();
+    }
+}

@@ -1,0 +1,53 @@
+package io.gpupool.scheduler.audit;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What an audit found. {@code replayed} counts the journal entries applied to an engine (warm-up
+ * included), {@code matched} and {@code divergent} the decisions compared in the audited range.
+ */
+public record AuditResult(long replayed, long compared, long matched, long divergent, Divergence firstDivergence,
+                          long violationCount, List<Violation> violations, double seconds, double cpuSeconds,
+                          Map<String, Long> startedFromSnapshot) {
+
+    public AuditResult {
+        violations = List.copyOf(violations);
+        startedFromSnapshot = Map.copyOf(startedFromSnapshot);
+    }
+
+    public boolean passed() {
+        return divergent == 0 && violationCount == 0;
+    }
+
+    public long entriesPerSecond() {
+        return seconds <= 0 ? replayed : Math.round(replayed / seconds);
+    }
+
+    /** Entries per CPU-second of the auditing thread: what one core does when the machine is shared. */
+    public long entriesPerCpuSecond() {
+        return cpuSeconds <= 0 ? replayed : Math.round(replayed / cpuSeconds);
+    }
+
+    /** The report: where it started, the first divergence, the violations, then the name=value line. */
+    public void print(final PrintWriter out) {
+        new java.util.TreeMap<>(startedFromSnapshot).forEach((pool, offset) ->
+                out.printf("pool %s: started from the engine snapshot at journal offset %d%n", pool, offset));
+        out.printf("entries replayed: %d; decisions compared: %d, matched: %d, divergent: %d%n", replayed, compared,
+                matched, divergent);
+        if (firstDivergence != null) {
+            out.print(firstDivergence.describe());
+        }
+        for (final Violation v : violations) {
+            out.println(v.describe());
+        }
+        if (violationCount > violations.size()) {
+            out.printf("... and %d more violations%n", violationCount - violations.size());
+        }
+        out.printf("seconds=%.3f cpu_seconds=%.3f entries_per_cpu_s=%d%n", seconds, cpuSeconds, entriesPerCpuSecond());
+        out.printf("replayed=%d matched=%d divergent=%d violations=%d entries_per_s=%d%n", replayed, matched, divergent,
+                violationCount, entriesPerSecond());
+        out.flush();
+    }
+}

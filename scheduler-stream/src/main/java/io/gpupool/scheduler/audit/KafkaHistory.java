@@ -1,0 +1,173 @@
+package io.gpupool.scheduler.audit;
+
+import io.gpupool.avro.JournalEntry;
+import io.gpupool.avro.PlacementDecision;
+import io.gpupool.registry.RegistryClientConfig;
+import io.gpupool.scheduler.stream.Codecs;
+import io.gpupool.scheduler.stream.TopicNames;
+import io.gpupool.serde.AvroSerdeConfig;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
+
+/**
+ * The recorded history on a Kafka cluster: journal, decisions and engine snapshots, read up to the
+ * end offsets seen when reading starts (committed records only: the scheduler writes exactly once, so
+ * aborted attempts must not count). No consumer group: nothing is committed, any number of auditors
+ * may read at once.
+ */
+public final class KafkaHistory implements AutoCloseable {
+    private static final Duration POLL = Duration.ofMillis(500);
+
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Deserializer<JournalEntry> journal;
+    private final Deserializer<PlacementDecision> decisions;
+    private final TopicNames topics;
+
+    /** @param clients bootstrap servers and any --command-config settings */
+    public KafkaHistory(final Properties clients, final String registryUrl, final TopicNames topics) {
+        final Properties p = new Properties();
+        p.putAll(clients);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        final Map<String, Object> serde = new HashMap<>();
+        clients.forEach((k, v) -> serde.put(k.toString(), v));
+        serde.put(RegistryClientConfig.URL, registryUrl);
+        final Codecs codecs = new Codecs(AvroSerdeConfig.registry(serde), false);
+        this.journal = codecs.deserializer(JournalEntry.class);
+        this.decisions = codecs.deserializer(PlacementDecision.class);
+        this.topics = topics;
+    }
+
+    /** Every recorded decision (of one pool, or all when {@code pool} is null). */
+    public List<PlacementDecision> decisions(final String pool) {
+        final List<PlacementDecision> out = new ArrayList<>();
+        for (final TopicPartition tp : partitions(topics.decisions())) {
+            read(tp, 0, r -> {
+                final PlacementDecision d = decisions.deserialize(tp.topic(), r.headers(), r.value());
+                if (d != null && (pool == null || pool.equals(d.getPool().toString()))) {
+                    out.add(d);
+                }
+            });
+        }
+        return out;
+    }
+
+    /** The engine snapshots still on the compacted topic, per pool, oldest first. */
+    public Map<String, List<EngineSnapshot>> snapshots(final String pool) {
+        final Map<String, List<EngineSnapshot>> out = new HashMap<>();
+        final String topic = SnapshotTopic.name(topics.journal());
+        if (!consumer.listTopics().containsKey(topic)) {
+            return out;
+        }
+        for (final TopicPartition tp : partitions(topic)) {
+            read(tp, 0, r -> {
+                if (r.value() == null) {
+                    return;
+                }
+                final EngineSnapshot s = EngineSnapshot.fromBytes(r.value());
+                if (pool == null || pool.equals(s.pool())) {
+                    out.computeIfAbsent(s.pool(), k -> new ArrayList<>()).add(s);
+                }
+            });
+        }
+        out.values().forEach(l -> l.sort(Comparator.comparingLong(EngineSnapshot::offset)));
+        return out;
+    }
+
+    /**
+     * The journal, partition after partition (a pool lives on one partition, so each pool's entries
+     * come in order), read lazily: an audit of a long history does not hold it in memory.
+     *
+     * @param start per partition the first offset to read (absent: the beginning)
+     */
+    public Iterator<JournalRecord> journal(final String pool, final Map<Integer, Long> start) {
+        final List<TopicPartition> parts = partitions(topics.journal());
+        final Map<TopicPartition, Long> ends = consumer.endOffsets(parts);
+        return new Iterator<>() {
+            private final ArrayDeque<JournalRecord> buffer = new ArrayDeque<>();
+            private int next;
+            private TopicPartition current;
+            private long end;
+
+            @Override
+            public boolean hasNext() {
+                while (buffer.isEmpty()) {
+                    if (current == null || consumer.position(current) >= end) {
+                        if (next >= parts.size()) {
+                            return false;
+                        }
+                        current = parts.get(next++);
+                        end = ends.get(current);
+                        consumer.assign(List.of(current));
+                        consumer.seek(current, Math.max(start.getOrDefault(current.partition(), 0L),
+                                consumer.beginningOffsets(List.of(current)).get(current)));
+                        continue;
+                    }
+                    for (final ConsumerRecord<byte[], byte[]> r : consumer.poll(POLL)) {
+                        if (r.offset() >= end) {
+                            continue;
+                        }
+                        final JournalEntry e = journal.deserialize(r.topic(), r.headers(), r.value());
+                        if (e != null && (pool == null || pool.equals(e.getPool().toString()))) {
+                            buffer.add(new JournalRecord(r.partition(), r.offset(), e));
+                        }
+                    }
+                }
+                return true;
+            }
+
+            @Override
+            public JournalRecord next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                return buffer.poll();
+            }
+        };
+    }
+
+    private List<TopicPartition> partitions(final String topic) {
+        final List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(30));
+        if (infos == null || infos.isEmpty()) {
+            throw new IllegalStateException("topic " + topic + " does not exist on this cluster");
+        }
+        return infos.stream().map(i -> new TopicPartition(topic, i.partition()))
+                .sorted(Comparator.comparingInt(TopicPartition::partition)).toList();
+    }
+
+    private void read(final TopicPartition tp, final long from, final java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each) {
+        final long end = consumer.endOffsets(List.of(tp)).get(tp);
+        consumer.assign(List.of(tp));
+        consumer.seek(tp, Math.max(from, consumer.beginningOffsets(List.of(tp)).get(tp)));
+        while (consumer.position(tp) < end) {
+            for (final ConsumerRecord<byte[], byte[]> r : consumer.poll(POLL)) {
+                if (r.offset() < end) {
+                    each.accept(r);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        consumer.close(Duration.ofSeconds(5));
+    }
+}

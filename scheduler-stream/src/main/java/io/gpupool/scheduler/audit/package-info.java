@@ -1,0 +1,22 @@
+/**
+ * Audit, replay and what-if over the recorded history (journal, decisions, engine snapshots).
+ *
+ * <p>{@link io.gpupool.scheduler.audit.Auditor} re-runs the engine through the placer's own
+ * {@code JournalApplier} and compares every recorded decision with the recomputed one byte for byte
+ * (Avro binary, without the registry framing), matching them by the journal entry that caused them and
+ * their deterministic decision id; it checks the history's invariants on the way
+ * ({@link io.gpupool.scheduler.audit.InvariantChecker}). {@link io.gpupool.scheduler.audit.WhatIf}
+ * re-runs the same inputs under other settings with the sink's job events re-timed from observed run
+ * times; {@link io.gpupool.scheduler.audit.PointInTime} answers "why was this job where it was at T";
+ * {@link io.gpupool.scheduler.audit.JobCsv} exports one row per job.
+ *
+ * <p>Engine snapshots: the placer publishes each snapshot it takes (every {@code --snapshot-every}
+ * journal entries of a pool) as an {@link io.gpupool.scheduler.audit.EngineSnapshot} to the compacted
+ * topic {@code <journal>.snapshots} ({@link io.gpupool.scheduler.audit.SnapshotTopic}), in the same
+ * exactly-once transaction as the decisions of that entry. The name follows the journal's instead of
+ * being a catalog entry, so renamed or prefixed deployments get a matching topic with no new setting.
+ * Keys rotate over 16 slots per pool, so compaction keeps the last 16 snapshots and an audit can
+ * verify from any of them onwards. Restarts of the scheduler itself restore from the placer's state
+ * stores (snapshot + tail, with changelogs), which hold the same snapshots.
+ */
+package io.gpupool.scheduler.audit;

@@ -1,0 +1,74 @@
+package io.gpupool.scheduler.query;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/** What {@code gpupool queue} and {@code gpupool explain} use to ask a scheduler. */
+public final class QueryClient {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final String base;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+
+    public QueryClient(final String baseUrl) {
+        this.base = baseUrl.replaceAll("/+$", "");
+    }
+
+    /** A failed query, with a message for people. */
+    public static final class QueryException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final int status;
+
+        QueryException(final int status, final String message) {
+            super(message);
+            this.status = status;
+        }
+
+        public int status() {
+            return status;
+        }
+    }
+
+    public JsonNode queued() {
+        return get("/jobs?state=queued");
+    }
+
+    public JsonNode job(final String jobId) {
+        return get("/jobs/" + URLEncoder.encode(jobId, StandardCharsets.UTF_8).replace("+", "%20"));
+    }
+
+    public JsonNode pools() {
+        return get("/pools");
+    }
+
+    private JsonNode get(final String path) {
+        final HttpResponse<String> r;
+        try {
+            r = http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new QueryException(-1, "the scheduler at " + base + " does not answer (" + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new QueryException(-1, "interrupted");
+        }
+        final JsonNode body;
+        try {
+            body = JSON.readTree(r.body());
+        } catch (IOException e) {
+            throw new QueryException(r.statusCode(), "the scheduler at " + base + " answered something that is not JSON");
+        }
+        if (r.statusCode() != 200) {
+            throw new QueryException(r.statusCode(), body.path("error").asText("HTTP " + r.statusCode()));
+        }
+        return body;
+    }
+}

@@ -1,0 +1,290 @@
+package io.gpupool.scheduler.query;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.gpupool.avro.PlacementDecision;
+import io.gpupool.scheduler.core.JobView;
+import io.gpupool.scheduler.core.PoolEngine;
+import io.gpupool.scheduler.stream.DecisionHistory;
+import io.gpupool.scheduler.stream.PoolEngines;
+import io.gpupool.scheduler.stream.SchedulerTopology;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.StreamsMetadata;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * Interactive queries over HTTP (JSON): GET /pools, /pools/{pool}, /nodes/{id}, /jobs/{id},
+ * /jobs?state=queued, plus /metrics (Prometheus) and /health. A pool lives on the instance that owns
+ * its journal partition (queryMetadataForKey); a request for a pool another instance owns is
+ * forwarded there. Nodes and jobs are looked for locally first, then on every other instance.
+ * {@code ?local=true} answers from this instance only (what forwarded requests use).
+ */
+public final class QueryServer implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final HttpServer server;
+    private final Forwarder forwarder = new Forwarder();
+    private KafkaStreams streams;
+    private PoolEngines engines;
+    private PrometheusMeterRegistry meters;
+    private String self;
+
+    private QueryServer(final HttpServer server) {
+        this.server = server;
+    }
+
+    /** Binds the port now (so application.server can name it before Streams starts). */
+    public static QueryServer bind(final String host, final int port) {
+        try {
+            return new QueryServer(HttpServer.create(new InetSocketAddress(host, port), 64));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
+        }
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    public void serve(final KafkaStreams ks, final PoolEngines pools, final PrometheusMeterRegistry registry,
+                      final String selfHostPort) {
+        this.streams = ks;
+        this.engines = pools;
+        this.meters = registry;
+        this.self = selfHostPort;
+        server.setExecutor(Executors.newFixedThreadPool(4, r -> {
+            final Thread t = new Thread(r, "gpupool-query");
+            t.setDaemon(true);
+            return t;
+        }));
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    private void handle(final HttpExchange ex) throws IOException {
+        try {
+            if (!"GET".equals(ex.getRequestMethod())) {
+                send(ex, 405, error("only GET is supported"));
+                return;
+            }
+            final String path = ex.getRequestURI().getPath();
+            final Map<String, String> q = query(ex.getRequestURI().getRawQuery());
+            final boolean local = "true".equals(q.get("local"));
+            final String[] parts = path.replaceAll("^/+|/+$", "").split("/");
+            if (path.equals("/metrics")) {
+                final byte[] body = meters.scrape().getBytes(StandardCharsets.UTF_8);
+                ex.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+                ex.sendResponseHeaders(200, body.length);
+                try (OutputStream out = ex.getResponseBody()) {
+                    out.write(body);
+                }
+            } else if (path.equals("/health")) {
+                send(ex, 200, JSON.writeValueAsString(Map.of("state", streams.state().name())));
+            } else if (parts.length == 1 && parts[0].equals("pools")) {
+                pools(ex, local);
+            } else if (parts.length == 2 && parts[0].equals("pools")) {
+                pool(ex, decode(parts[1]), local);
+            } else if (parts.length == 2 && parts[0].equals("nodes")) {
+                node(ex, decode(parts[1]), local);
+            } else if (parts.length == 2 && parts[0].equals("jobs")) {
+                job(ex, decode(parts[1]), local);
+            } else if (parts.length == 1 && parts[0].equals("jobs")) {
+                jobs(ex, q.get("state"), local);
+            } else {
+                send(ex, 404, error("no such resource " + path
+                        + "; try /pools, /pools/{pool}, /nodes/{id}, /jobs/{id}, /jobs?state=queued, /metrics"));
+            }
+        } catch (RuntimeException e) {
+            send(ex, 500, error(e.getClass().getSimpleName() + ": " + e.getMessage()));
+        } finally {
+            ex.close();
+        }
+    }
+
+    private void pools(final HttpExchange ex, final boolean local) throws IOException {
+        final TreeSet<String> names = new TreeSet<>();
+        engines.all().forEach(h -> names.add(h.pool()));
+        if (!local) {
+            for (final String other : others()) {
+                final Forwarder.Answer a = forwarder.get(other, "/pools");
+                if (a.status() == 200) {
+                    names.addAll(JSON.readValue(a.body(), new TypeReference<List<String>>() { }));
+                }
+            }
+        }
+        send(ex, 200, JSON.writeValueAsString(names));
+    }
+
+    private void pool(final HttpExchange ex, final String pool, final boolean local) throws IOException {
+        if (!local) {
+            final KeyQueryMetadata owner = streams.queryMetadataForKey(SchedulerTopology.SNAPSHOT_STORE, pool,
+                    new StringSerializer());
+            if (owner == null || owner == KeyQueryMetadata.NOT_AVAILABLE) {
+                send(ex, 503, error("the scheduler is (re)balancing; ask again shortly"));
+                return;
+            }
+            final String ownerHost = owner.activeHost().host() + ":" + owner.activeHost().port();
+            if (!ownerHost.equals(self)) {
+                final Forwarder.Answer a = forwarder.get(ownerHost, "/pools/" + encode(pool));
+                send(ex, a.status(), a.body());
+                return;
+            }
+        }
+        final Optional<PoolEngines.Handle> h = engines.pool(pool);
+        if (h.isEmpty()) {
+            send(ex, 404, error("no pool " + pool + " (it has no journal entries yet)"));
+            return;
+        }
+        final Map<String, Object> view = h.get().read(e -> Views.pool(pool, e.capacity(), e.queueDepth(),
+                e.nodes().size(), h.get().journalOffset()));
+        send(ex, 200, JSON.writeValueAsString(view));
+    }
+
+    private void node(final HttpExchange ex, final String nodeId, final boolean local) throws IOException {
+        for (final PoolEngines.Handle h : engines.all()) {
+            final Optional<Map<String, Object>> v = h.read(e -> e.node(nodeId).map(n -> Views.node(h.pool(), n)));
+            if (v.isPresent()) {
+                send(ex, 200, JSON.writeValueAsString(v.get()));
+                return;
+            }
+        }
+        fanOutOrNotFound(ex, local, "/nodes/" + encode(nodeId), "no node " + nodeId);
+    }
+
+    private void job(final HttpExchange ex, final String jobId, final boolean local) throws IOException {
+        final List<PlacementDecision> history = history(jobId);
+        for (final PoolEngines.Handle h : engines.all()) {
+            final Optional<JobView> v = h.read(e -> e.job(jobId));
+            if (v.isPresent()) {
+                send(ex, 200, JSON.writeValueAsString(Views.job(h.pool(), v.get(), history)));
+                return;
+            }
+        }
+        if (!history.isEmpty()) {
+            send(ex, 200, JSON.writeValueAsString(Views.jobFromHistory(history)));
+            return;
+        }
+        fanOutOrNotFound(ex, local, "/jobs/" + encode(jobId), "no job " + jobId);
+    }
+
+    private void jobs(final HttpExchange ex, final String state, final boolean local) throws IOException {
+        if (!"queued".equals(state)) {
+            send(ex, 400, error("use /jobs?state=queued (the queue); one job: /jobs/{id}"));
+            return;
+        }
+        final List<Object> all = new ArrayList<>();
+        for (final PoolEngines.Handle h : engines.all()) {
+            final List<JobView> queued = h.read(PoolEngine::queuedJobs);
+            for (final JobView j : queued) {
+                all.add(Views.job(h.pool(), j, List.of()));
+            }
+        }
+        if (!local) {
+            for (final String other : others()) {
+                final Forwarder.Answer a = forwarder.get(other, "/jobs?state=queued");
+                if (a.status() == 200) {
+                    all.addAll(JSON.readValue(a.body(), new TypeReference<List<Object>>() { }));
+                }
+            }
+        }
+        send(ex, 200, JSON.writeValueAsString(all));
+    }
+
+    private List<PlacementDecision> history(final String jobId) {
+        try {
+            final ReadOnlyKeyValueStore<String, byte[]> store = streams.store(StoreQueryParameters.fromNameAndType(
+                    DecisionHistory.STORE, QueryableStoreTypes.<String, byte[]>keyValueStore()));
+            return DecisionHistory.read(store.get(jobId));
+        } catch (org.apache.kafka.streams.errors.InvalidStateStoreException e) {
+            return List.of(); // rebalancing or no task here: the engine view still answers
+        }
+    }
+
+    private void fanOutOrNotFound(final HttpExchange ex, final boolean local, final String path, final String notFound)
+            throws IOException {
+        if (!local) {
+            for (final String other : others()) {
+                final Forwarder.Answer a = forwarder.get(other, path);
+                if (a.status() == 200) {
+                    send(ex, 200, a.body());
+                    return;
+                }
+            }
+        }
+        send(ex, 404, error(notFound));
+    }
+
+    private List<String> others() {
+        final List<String> out = new ArrayList<>();
+        for (final StreamsMetadata m : streams.metadataForAllStreamsClients()) {
+            final String hp = m.hostInfo().host() + ":" + m.hostInfo().port();
+            if (!hp.equals(self) && m.hostInfo().port() > 0) {
+                out.add(hp);
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, String> query(final String raw) {
+        final Map<String, String> m = new LinkedHashMap<>();
+        if (raw == null) {
+            return m;
+        }
+        for (final String kv : raw.split("&")) {
+            final int eq = kv.indexOf('=');
+            if (eq > 0) {
+                m.put(decode(kv.substring(0, eq)), decode(kv.substring(eq + 1)));
+            }
+        }
+        return m;
+    }
+
+    private static String decode(final String s) {
+        return URLDecoder.decode(s, StandardCharsets.UTF_8);
+    }
+
+    private static String encode(final String s) {
+        return java.net.URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    private static String error(final String message) {
+        try {
+            return JSON.writeValueAsString(Map.of("error", message));
+        } catch (IOException e) {
+            return "{\"error\":\"?\"}";
+        }
+    }
+
+    private static void send(final HttpExchange ex, final int status, final String body) throws IOException {
+        final byte[] b = body.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().set("Content-Type", "application/json");
+        ex.sendResponseHeaders(status, b.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(b);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

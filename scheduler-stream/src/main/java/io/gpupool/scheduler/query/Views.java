@@ -1,0 +1,206 @@
+package io.gpupool.scheduler.query;
+
+import io.gpupool.avro.Evidence;
+import io.gpupool.avro.GpuAssignment;
+import io.gpupool.avro.PlacementDecision;
+import io.gpupool.scheduler.core.Decision;
+import io.gpupool.scheduler.core.GpuView;
+import io.gpupool.scheduler.core.JobView;
+import io.gpupool.scheduler.core.ModelCapacity;
+import io.gpupool.scheduler.core.NodeAssignment;
+import io.gpupool.scheduler.core.NodeView;
+import io.gpupool.scheduler.core.PoolCapacity;
+import io.gpupool.scheduler.core.QueueDepth;
+import io.gpupool.scheduler.core.Reason;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The engine's read-only views as JSON-ready maps (stable field order, lower-case enum values). */
+final class Views {
+    private Views() {
+    }
+
+    static Map<String, Object> pool(final String pool, final PoolCapacity cap, final QueueDepth q, final int nodes,
+                                    final long journalOffset) {
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("pool", pool);
+        m.put("nodes", nodes);
+        final Map<String, Object> byModel = new LinkedHashMap<>();
+        long total = 0;
+        long allocatable = 0;
+        long unhealthy = 0;
+        long allocated = 0;
+        long busy = 0;
+        for (final ModelCapacity c : cap.byModel().values()) {
+            final Map<String, Object> g = new LinkedHashMap<>();
+            g.put("total", c.total());
+            g.put("allocatable", c.allocatable());
+            g.put("unhealthy", c.unhealthy());
+            g.put("allocated", c.allocated());
+            g.put("allocatedMilli", c.allocatedMilli());
+            g.put("free", c.free());
+            g.put("busy", c.busy());
+            byModel.put(c.model(), g);
+            total += c.total();
+            allocatable += c.allocatable();
+            unhealthy += c.unhealthy();
+            allocated += c.allocated();
+            busy += c.busy();
+        }
+        final Map<String, Object> gpus = new LinkedHashMap<>();
+        gpus.put("total", total);
+        gpus.put("allocatable", allocatable);
+        gpus.put("unhealthy", unhealthy);
+        gpus.put("allocated", allocated);
+        gpus.put("busy", busy);
+        gpus.put("byModel", byModel);
+        m.put("gpus", gpus);
+        final Map<String, Object> queue = new LinkedHashMap<>();
+        queue.put("total", q.total());
+        final Map<String, Object> byClass = new LinkedHashMap<>();
+        q.byClass().forEach((k, v) -> byClass.put(lower(k.name()), v));
+        queue.put("byClass", byClass);
+        queue.put("byTenant", q.byTenant());
+        m.put("queue", queue);
+        m.put("fragmentation", cap.fragmentation());
+        m.put("journalOffset", journalOffset);
+        return m;
+    }
+
+    static Map<String, Object> node(final String pool, final NodeView n) {
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("nodeId", n.nodeId());
+        m.put("pool", pool);
+        m.put("leaf", n.leaf());
+        m.put("spine", n.spine());
+        m.put("model", n.model());
+        m.put("freeGpus", n.freeGpus());
+        m.put("cpuMilliFree", n.cpuMilliFree());
+        m.put("memoryMibFree", n.memoryMibFree());
+        m.put("multiNodeEligible", n.multiNodeEligible());
+        m.put("badLinks", n.badLinks());
+        m.put("jobs", n.jobs());
+        m.put("lastTelemetryMs", n.lastTelemetryMs());
+        final List<Object> gpus = new ArrayList<>();
+        for (final GpuView g : n.gpus()) {
+            final Map<String, Object> x = new LinkedHashMap<>();
+            x.put("index", g.index());
+            x.put("uuid", g.uuid());
+            x.put("usedMilli", g.usedMilli());
+            x.put("shared", g.shared());
+            x.put("healthy", g.healthy());
+            x.put("health", g.health());
+            x.put("utilisationPct", g.utilisationPct());
+            gpus.add(x);
+        }
+        m.put("gpus", gpus);
+        return m;
+    }
+
+    static Map<String, Object> job(final String pool, final JobView j, final List<PlacementDecision> history) {
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("jobId", j.jobId());
+        m.put("pool", pool);
+        m.put("tenant", j.tenant());
+        m.put("priorityClass", lower(j.priorityClass().name()));
+        m.put("priority", j.priority());
+        m.put("state", lower(j.state().name()));
+        final List<Object> placement = new ArrayList<>();
+        for (final NodeAssignment a : j.placement()) {
+            final Map<String, Object> x = new LinkedHashMap<>();
+            x.put("nodeId", a.nodeId());
+            x.put("gpus", a.gpus());
+            x.put("gpuMilli", a.gpuMilli());
+            placement.add(x);
+        }
+        m.put("placement", placement);
+        m.put("submittedMs", j.submittedMs());
+        m.put("placedMs", j.placedMs());
+        m.put("evictions", j.evictions());
+        m.put("preemptedBy", j.preemptedBy() == null || j.preemptedBy().isEmpty() ? null : j.preemptedBy());
+        m.put("reason", reason(j.currentReason()));
+        m.put("lastDecision", j.lastDecision() == null ? null : decision(j.lastDecision()));
+        m.put("runtimeEstimateMs", j.runtimeEstimateMs());
+        final List<Object> h = new ArrayList<>();
+        for (final PlacementDecision d : history) {
+            h.add(decision(d));
+        }
+        m.put("history", h);
+        return m;
+    }
+
+    /** A job the engine no longer holds (forgotten after it finished) but whose decisions are stored. */
+    static Map<String, Object> jobFromHistory(final List<PlacementDecision> history) {
+        final PlacementDecision last = history.get(history.size() - 1);
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("jobId", last.getJobId());
+        m.put("pool", last.getPool());
+        m.put("state", lower(last.getOutcome().name()));
+        final Map<String, Object> r = new LinkedHashMap<>();
+        r.put("code", last.getReasonCode());
+        r.put("message", last.getMessage());
+        m.put("reason", r);
+        final List<Object> h = new ArrayList<>();
+        for (final PlacementDecision d : history) {
+            h.add(decision(d));
+        }
+        m.put("history", h);
+        return m;
+    }
+
+    static Map<String, Object> reason(final Reason r) {
+        if (r == null) {
+            return null;
+        }
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("code", r.code().name());
+        m.put("message", r.message());
+        m.put("evidence", r.evidence());
+        return m;
+    }
+
+    private static Map<String, Object> decision(final Decision d) {
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("decisionId", d.decisionId());
+        m.put("outcome", d.kind().name());
+        m.put("reasonCode", d.reason().code().name());
+        m.put("message", d.reason().message());
+        m.put("timestampMs", d.timestampMs());
+        return m;
+    }
+
+    static Map<String, Object> decision(final PlacementDecision d) {
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("decisionId", d.getDecisionId());
+        m.put("outcome", d.getOutcome().name());
+        m.put("reasonCode", d.getReasonCode());
+        m.put("message", d.getMessage());
+        final Map<String, String> ev = new LinkedHashMap<>();
+        for (final Evidence e : d.getEvidence()) {
+            ev.put(e.getSubject(), e.getDetail());
+        }
+        m.put("evidence", ev);
+        final List<Object> nodes = new ArrayList<>();
+        for (final io.gpupool.avro.NodeAssignment a : d.getAssignments()) {
+            final Map<String, Object> x = new LinkedHashMap<>();
+            x.put("nodeId", a.getNodeId());
+            x.put("leaf", a.getLeaf());
+            x.put("gpus", a.getGpus().stream().map(GpuAssignment::getIndex).toList());
+            nodes.add(x);
+        }
+        m.put("assignments", nodes);
+        m.put("preemptedBy", d.getPreemptedBy());
+        m.put("victims", d.getVictims());
+        m.put("journalPartition", d.getCause().getPartition());
+        m.put("journalOffset", d.getCause().getOffset());
+        m.put("timestampMs", d.getCause().getTimestamp().toEpochMilli());
+        return m;
+    }
+
+    private static String lower(final String s) {
+        return s.toLowerCase(Locale.ROOT);
+    }
+}

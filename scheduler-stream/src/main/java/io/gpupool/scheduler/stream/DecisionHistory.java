@@ -1,0 +1,75 @@
+package io.gpupool.scheduler.stream;
+
+import io.gpupool.avro.PlacementDecision;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
+
+/**
+ * The last {@link #KEPT} decisions of a job, oldest first, as one store value (length-prefixed Avro
+ * binary). The full history stays in gpupool.decisions; this is what GET /jobs/{id} shows.
+ */
+public final class DecisionHistory {
+    public static final String STORE = "placer-history";
+    static final int KEPT = 16;
+    private static final SpecificDatumWriter<PlacementDecision> WRITER = new SpecificDatumWriter<>(PlacementDecision.class);
+    private static final SpecificDatumReader<PlacementDecision> READER = new SpecificDatumReader<>(PlacementDecision.class);
+
+    private DecisionHistory() {
+    }
+
+    public static List<PlacementDecision> read(final byte[] value) {
+        final List<PlacementDecision> out = new ArrayList<>();
+        if (value == null) {
+            return out;
+        }
+        final ByteBuffer b = ByteBuffer.wrap(value);
+        try {
+            while (b.remaining() >= 4) {
+                final int len = b.getInt();
+                out.add(READER.read(null, DecoderFactory.get().binaryDecoder(value, b.position(), len, null)));
+                b.position(b.position() + len);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    /** Appends without decoding what is there: only the length prefixes are walked, to drop the oldest. */
+    static byte[] append(final byte[] value, final PlacementDecision d) {
+        final ByteArrayOutputStream one = new ByteArrayOutputStream(256);
+        try {
+            final BinaryEncoder enc = EncoderFactory.get().binaryEncoder(one, null);
+            WRITER.write(d, enc);
+            enc.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        int from = 0;
+        if (value != null) {
+            int count = 0;
+            for (int at = 0; at + 4 <= value.length; at += 4 + ByteBuffer.wrap(value, at, 4).getInt()) {
+                count++;
+            }
+            for (int drop = count - (KEPT - 1); drop > 0; drop--) {
+                from += 4 + ByteBuffer.wrap(value, from, 4).getInt();
+            }
+        }
+        final int keep = value == null ? 0 : value.length - from;
+        final ByteBuffer out = ByteBuffer.allocate(keep + 4 + one.size());
+        if (keep > 0) {
+            out.put(value, from, keep);
+        }
+        out.putInt(one.size()).put(one.toByteArray());
+        return out.array();
+    }
+}

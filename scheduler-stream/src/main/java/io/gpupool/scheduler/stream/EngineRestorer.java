@@ -1,0 +1,29 @@
+package io.gpupool.scheduler.stream;
+
+import io.gpupool.avro.JournalEntry;
+import io.gpupool.avro.JournalPosition;
+import io.gpupool.scheduler.core.EngineConfig;
+import io.gpupool.scheduler.core.PoolEngine;
+import java.time.Instant;
+import org.apache.kafka.common.serialization.Deserializer;
+
+/**
+ * Rebuilds a pool's engine from what {@link EngineStore} kept: the snapshot, then the tail entries
+ * re-applied in order. The engine is deterministic, so this is the state it had; the outputs of the
+ * re-applied entries are dropped because they were emitted (exactly once) the first time.
+ */
+final class EngineRestorer {
+    private EngineRestorer() {
+    }
+
+    static PoolEngine restore(final EngineStore.Stored stored, final EngineConfig config, final JournalApplier applier,
+                              final Deserializer<JournalEntry> journal) {
+        final PoolEngine engine = stored.snapshot() == null ? new PoolEngine(config)
+                : PoolEngine.restore(stored.snapshot(), config);
+        for (final EngineStore.TailEntry t : stored.tail()) {
+            final JournalEntry e = journal.deserialize("journal-tail", t.journalValue());
+            applier.apply(engine, e, new JournalPosition(t.partition(), t.offset(), Instant.ofEpochMilli(t.timestamp())));
+        }
+        return engine;
+    }
+}

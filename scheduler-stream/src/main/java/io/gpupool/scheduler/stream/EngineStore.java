@@ -1,0 +1,145 @@
+package io.gpupool.scheduler.stream;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Engine state of the placer's pools in two changelogged stores, so a restart restores without
+ * re-reading the journal:
+ * <ul>
+ *   <li>snapshots: per pool a meta record (generation, chunk count) and the last engine snapshot cut
+ *       into chunks, because a 32k-GPU pool's snapshot can exceed the 1 MB record limit;</li>
+ *   <li>tail: the journal entries applied since that snapshot, one per slot 0..N-1 with the
+ *       generation they belong to (a small write-ahead log).</li>
+ * </ul>
+ * Every entry costs one small put; every N entries the pool is snapshotted again and the generation
+ * moves on, which invalidates the old tail without deleting it (slots are overwritten, the changelog
+ * compacts them away). Restore = load the snapshot, re-apply the tail slots of its generation in order.
+ */
+final class EngineStore {
+    static final String SNAPSHOTS = "placer-snapshots";
+    static final String TAIL = "placer-tail";
+    /** Below Kafka's default 1 MB record limit with room for headers. */
+    static final int CHUNK_BYTES = 512 * 1024;
+    private static final char SEP = '\u0001';
+
+    /** A pool's snapshot and tail as stored. */
+    record Stored(String pool, long generation, byte[] snapshot, List<TailEntry> tail) {
+    }
+
+    /** One applied journal entry: its position and its raw bytes as read from the journal. */
+    record TailEntry(int partition, long offset, long timestamp, byte[] journalValue) {
+    }
+
+    private final KeyValueStore<String, byte[]> snapshots;
+    private final KeyValueStore<String, byte[]> tail;
+
+    EngineStore(final KeyValueStore<String, byte[]> snapshots, final KeyValueStore<String, byte[]> tail) {
+        this.snapshots = snapshots;
+        this.tail = tail;
+    }
+
+    /** Every pool this task has state for, with what restore needs. */
+    List<Stored> load() {
+        final List<String> pools = new ArrayList<>();
+        try (KeyValueIterator<String, byte[]> it = snapshots.range("m" + SEP, "m" + (char) (SEP + 1))) {
+            while (it.hasNext()) {
+                pools.add(it.next().key.substring(2));
+            }
+        }
+        final List<Stored> out = new ArrayList<>();
+        for (final String pool : pools) {
+            final ByteBuffer meta = ByteBuffer.wrap(snapshots.get(metaKey(pool)));
+            final long gen = meta.getLong();
+            final int chunks = meta.getInt();
+            final int size = meta.getInt();
+            final byte[] snapshot = chunks == 0 ? null : new byte[size];
+            int at = 0;
+            for (int i = 0; i < chunks; i++) {
+                final byte[] c = snapshots.get(chunkKey(pool, i));
+                if (c == null) {
+                    throw new IllegalStateException("snapshot of pool " + pool + " lacks chunk " + i + " of " + chunks);
+                }
+                System.arraycopy(c, 0, snapshot, at, c.length);
+                at += c.length;
+            }
+            out.add(new Stored(pool, gen, snapshot, tailOf(pool, gen)));
+        }
+        return out;
+    }
+
+    private List<TailEntry> tailOf(final String pool, final long gen) {
+        final List<TailEntry> entries = new ArrayList<>();
+        try (KeyValueIterator<String, byte[]> it = tail.range(pool + SEP, pool + (char) (SEP + 1))) {
+            int expected = 0;
+            while (it.hasNext()) {
+                final KeyValue<String, byte[]> kv = it.next();
+                final ByteBuffer b = ByteBuffer.wrap(kv.value);
+                if (b.getLong() != gen || slotOf(kv.key) != expected) {
+                    break; // the rest is an older generation's
+                }
+                expected++;
+                final int partition = b.getInt();
+                final long offset = b.getLong();
+                final long ts = b.getLong();
+                final byte[] value = new byte[b.remaining()];
+                b.get(value);
+                entries.add(new TailEntry(partition, offset, ts, value));
+            }
+        }
+        return entries;
+    }
+
+    void appendTail(final String pool, final long gen, final int slot, final TailEntry e) {
+        final ByteBuffer b = ByteBuffer.allocate(28 + e.journalValue().length);
+        b.putLong(gen).putInt(e.partition()).putLong(e.offset()).putLong(e.timestamp()).put(e.journalValue());
+        tail.put(tailKey(pool, slot), b.array());
+    }
+
+    /** Stores a new snapshot as generation {@code gen}; the tail of older generations stops counting. */
+    void writeSnapshot(final String pool, final long gen, final byte[] snapshot) {
+        final int oldChunks = chunksOf(pool);
+        final int chunks = snapshot == null ? 0 : (snapshot.length + CHUNK_BYTES - 1) / CHUNK_BYTES;
+        for (int i = 0; i < chunks; i++) {
+            final int from = i * CHUNK_BYTES;
+            final byte[] c = java.util.Arrays.copyOfRange(snapshot, from, Math.min(snapshot.length, from + CHUNK_BYTES));
+            snapshots.put(chunkKey(pool, i), c);
+        }
+        for (int i = chunks; i < oldChunks; i++) {
+            snapshots.delete(chunkKey(pool, i));
+        }
+        snapshots.put(metaKey(pool), ByteBuffer.allocate(16).putLong(gen).putInt(chunks)
+                .putInt(snapshot == null ? 0 : snapshot.length).array());
+    }
+
+    private int chunksOf(final String pool) {
+        final byte[] meta = snapshots.get(metaKey(pool));
+        return meta == null ? 0 : ByteBuffer.wrap(meta).getInt(8);
+    }
+
+    private static String metaKey(final String pool) {
+        return "m" + SEP + pool;
+    }
+
+    private static String chunkKey(final String pool, final int i) {
+        return "c" + SEP + pool + SEP + String.format(Locale.ROOT, "%06d", i);
+    }
+
+    private static String tailKey(final String pool, final int slot) {
+        return pool + SEP + String.format(Locale.ROOT, "%08d", slot);
+    }
+
+    private static int slotOf(final String key) {
+        return Integer.parseInt(key.substring(key.lastIndexOf(SEP) + 1));
+    }
+
+    static byte[] utf8(final String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

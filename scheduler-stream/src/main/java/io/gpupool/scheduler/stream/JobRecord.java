@@ -1,0 +1,58 @@
+package io.gpupool.scheduler.stream;
+
+import io.gpupool.avro.JobRequest;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
+
+/**
+ * What the placer remembers of a submitted job beyond the engine: where its submit sits in the
+ * journal (so a re-applied entry is recognised as itself, a second submit as a duplicate), the
+ * command id (a retried produce is ignored), and the request (node commands carry the job's name,
+ * exec spec and runtime estimate to the sinks).
+ */
+record JobRecord(int partition, long offset, String commandId, JobRequest request) {
+    private static final SpecificDatumWriter<JobRequest> WRITER = new SpecificDatumWriter<>(JobRequest.class);
+    private static final SpecificDatumReader<JobRequest> READER = new SpecificDatumReader<>(JobRequest.class);
+
+    boolean sameEntry(final int p, final long o) {
+        return partition == p && offset == o;
+    }
+
+    byte[] toBytes() {
+        try {
+            final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+            final byte[] cmd = commandId.getBytes(StandardCharsets.UTF_8);
+            out.write(ByteBuffer.allocate(16).putInt(partition).putLong(offset).putInt(cmd.length).array());
+            out.write(cmd);
+            final BinaryEncoder enc = EncoderFactory.get().binaryEncoder(out, null);
+            WRITER.write(request, enc);
+            enc.flush();
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static JobRecord fromBytes(final byte[] b) {
+        final ByteBuffer buf = ByteBuffer.wrap(b);
+        final int p = buf.getInt();
+        final long o = buf.getLong();
+        final int len = buf.getInt();
+        final String cmd = new String(b, 16, len, StandardCharsets.UTF_8);
+        final BinaryDecoder dec = DecoderFactory.get().binaryDecoder(b, 16 + len, b.length - 16 - len, null);
+        try {
+            return new JobRecord(p, o, cmd, READER.read(null, dec));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

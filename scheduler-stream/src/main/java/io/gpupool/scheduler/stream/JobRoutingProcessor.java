@@ -1,0 +1,112 @@
+package io.gpupool.scheduler.stream;
+
+import io.gpupool.avro.JobCommand;
+import io.gpupool.avro.JobEvent;
+import io.gpupool.avro.JobEventType;
+import io.gpupool.avro.JobSubmit;
+import io.gpupool.serde.RecordDecodeException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Stage 1, job side: job commands and job events, both keyed by job id (so co-partitioned), go to
+ * the journal of their pool. A submit names its pool; a cancel or an event is routed by the pool
+ * remembered for the job id. What cannot be routed (no pool, unknown job) is dead-lettered with
+ * the reason. Whether a request is valid is judged in stage 2 from the journal, so that every
+ * rejection is a decision that replays.
+ */
+final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Object> {
+    static final String JOB_STORE = "sequencer-jobs";
+
+    private final TopicNames topics;
+    private final SchedulerMetrics metrics;
+    private final Deserializer<JobCommand> commands;
+    private final Deserializer<JobEvent> events;
+    private ProcessorContext<Object, Object> context;
+    private KeyValueStore<String, String> poolOfJob;
+
+    JobRoutingProcessor(final TopicNames topics, final SchedulerMetrics metrics, final Codecs codecs) {
+        this.topics = topics;
+        this.metrics = metrics;
+        this.commands = codecs.deserializer(JobCommand.class);
+        this.events = codecs.deserializer(JobEvent.class);
+    }
+
+    @Override
+    public void init(final ProcessorContext<Object, Object> ctx) {
+        this.context = ctx;
+        this.poolOfJob = ctx.getStateStore(JOB_STORE);
+    }
+
+    @Override
+    public void process(final Record<byte[], byte[]> record) {
+        final RecordMetadata where = context.recordMetadata().orElse(null);
+        final String topic = where == null ? "?" : where.topic();
+        try {
+            if (record.value() == null) {
+                deadLetter(record, where, "IllegalArgumentException", "a job record without a value (tombstone) means nothing");
+            } else if (topic.equals(topics.jobs())) {
+                command(record, where);
+            } else if (topic.equals(topics.jobEvents())) {
+                event(record, where);
+            } else {
+                deadLetter(record, where, "IllegalStateException", "the job sequencer does not read topic " + topic);
+            }
+        } catch (final RecordDecodeException e) {
+            if (e.retriable()) {
+                throw e;
+            }
+            deadLetter(record, where, e.getClass().getName(), e.getMessage());
+        }
+    }
+
+    private void command(final Record<byte[], byte[]> record, final RecordMetadata where) {
+        final JobCommand c = commands.deserialize(where.topic(), record.headers(), record.value());
+        final String jobId = c.getJobId();
+        final String pool;
+        if (c.getCommand() instanceof JobSubmit s) {
+            pool = s.getRequest().getPool();
+            if (pool == null || pool.isBlank()) {
+                deadLetter(record, where, "IllegalArgumentException", "job " + jobId + " names no pool");
+                return;
+            }
+            if (poolOfJob.get(jobId) == null) {
+                poolOfJob.put(jobId, pool);
+            }
+        } else {
+            pool = poolOfJob.get(jobId);
+            if (pool == null) {
+                deadLetter(record, where, "IllegalArgumentException", "cancel for job " + jobId + " that was never submitted");
+                return;
+            }
+        }
+        context.forward(Journal.entry(pool, record.timestamp(), c, record, where), Journal.SINK);
+        metrics.journaled("job");
+    }
+
+    private void event(final Record<byte[], byte[]> record, final RecordMetadata where) {
+        final JobEvent e = events.deserialize(where.topic(), record.headers(), record.value());
+        final String pool = poolOfJob.get(e.getJobId());
+        if (pool == null) {
+            deadLetter(record, where, "IllegalArgumentException", "event " + e.getEventId() + " is about job "
+                    + e.getJobId() + " that was never submitted");
+            return;
+        }
+        context.forward(Journal.entry(pool, record.timestamp(), e, record, where), Journal.SINK);
+        metrics.journaled("job-event");
+        if (e.getType() == JobEventType.COMPLETED || e.getType() == JobEventType.FAILED) {
+            // the job is over; later events about it are late duplicates the engine ignores anyway
+            poolOfJob.delete(e.getJobId());
+        }
+    }
+
+    private void deadLetter(final Record<byte[], byte[]> record, final RecordMetadata where, final String errorClass,
+                            final String message) {
+        context.forward(DeadLetters.of(record, where, errorClass, message), DeadLetters.SINK);
+        metrics.deadLettered(where == null ? "?" : where.topic(), errorClass);
+    }
+}

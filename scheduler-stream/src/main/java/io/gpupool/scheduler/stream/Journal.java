@@ -1,0 +1,39 @@
+package io.gpupool.scheduler.stream;
+
+import io.gpupool.avro.JournalEntry;
+import io.gpupool.avro.SourceRef;
+import io.gpupool.avro.Tick;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+
+/** Builds journal records: key = pool, value = JournalEntry naming the input it came from. */
+final class Journal {
+    static final String SINK = "journal-sink";
+    /** Tick reason for a node's liveness (the engine treats it as that node's heartbeat). */
+    static final String HEARTBEAT = "heartbeat";
+    static final String CLOCK = "clock";
+
+    private Journal() {
+    }
+
+    static Record<Object, Object> entry(final String pool, final long timestampMs, final Object payload,
+                                        final Record<byte[], byte[]> cause, final RecordMetadata where) {
+        final SourceRef source = where == null ? null : SourceRef.newBuilder()
+                .setTopic(where.topic())
+                .setPartition(where.partition())
+                .setOffset(where.offset())
+                .setTimestamp(java.time.Instant.ofEpochMilli(cause.timestamp()))
+                .setKey(cause.key() == null ? null : new String(cause.key(), StandardCharsets.UTF_8))
+                .build();
+        final JournalEntry e = JournalEntry.newBuilder().setPool(pool).setTimestamp(java.time.Instant.ofEpochMilli(timestampMs))
+                .setSource(source).setPayload(payload).build();
+        return new Record<>(pool, e, timestampMs);
+    }
+
+    static Record<Object, Object> clockTick(final String pool, final long timestampMs) {
+        final JournalEntry e = JournalEntry.newBuilder().setPool(pool).setTimestamp(java.time.Instant.ofEpochMilli(timestampMs)).setSource(null)
+                .setPayload(Tick.newBuilder().setReason(CLOCK).build()).build();
+        return new Record<>(pool, e, timestampMs);
+    }
+}

@@ -1,0 +1,48 @@
+package io.gpupool.scheduler.stream;
+
+import io.gpupool.avro.JournalEntry;
+import io.gpupool.avro.JournalPosition;
+import io.gpupool.avro.NodeCommand;
+import io.gpupool.avro.PlacementDecision;
+import io.gpupool.scheduler.core.EngineConfig;
+import io.gpupool.scheduler.core.PoolEngine;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The placer without Kafka: journal entries in, in journal order, decisions and node commands out.
+ * What an audit runs; the determinism test proves it reproduces the recorded decisions byte for byte.
+ */
+public final class JournalReplay {
+    private final Function<String, EngineConfig> configs;
+    private final JournalApplier applier = JournalApplier.offline();
+    private final Map<String, PoolEngine> engines = new HashMap<>();
+    private final List<PlacementDecision> decisions = new ArrayList<>();
+    private final List<NodeCommand> commands = new ArrayList<>();
+
+    public JournalReplay(final Function<String, EngineConfig> configs) {
+        this.configs = configs;
+    }
+
+    public void apply(final JournalEntry entry, final int partition, final long offset) {
+        final PoolEngine engine = engines.computeIfAbsent(entry.getPool(), p -> new PoolEngine(configs.apply(p)));
+        final Applied a = applier.apply(engine, entry, new JournalPosition(partition, offset, entry.getTimestamp()));
+        decisions.addAll(a.decisions());
+        commands.addAll(a.commands());
+    }
+
+    public List<PlacementDecision> decisions() {
+        return decisions;
+    }
+
+    public List<NodeCommand> commands() {
+        return commands;
+    }
+
+    public Map<String, PoolEngine> engines() {
+        return engines;
+    }
+}

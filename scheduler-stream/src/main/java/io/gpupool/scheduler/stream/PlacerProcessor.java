@@ -1,0 +1,200 @@
+package io.gpupool.scheduler.stream;
+
+import io.gpupool.avro.DecisionOutcome;
+import io.gpupool.avro.JournalEntry;
+import io.gpupool.avro.JournalPosition;
+import io.gpupool.avro.NodeCommand;
+import io.gpupool.avro.PlacementDecision;
+import io.gpupool.scheduler.core.EngineConfig;
+import io.gpupool.scheduler.core.PoolEngine;
+import io.gpupool.serde.RecordDecodeException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Stage 2: reads only the journal, drives one engine per pool and emits decisions (key job id) and
+ * node commands (key node id), each carrying the journal position that caused it. Engine state is
+ * kept in {@link EngineStore} (snapshot + write-ahead tail); on init it is restored from there, with
+ * the tail re-applied and its outputs suppressed (they were emitted, exactly once, the first time).
+ */
+final class PlacerProcessor implements Processor<byte[], byte[], Object, Object> {
+    static final String JOB_STORE = "placer-jobs";
+    static final String DECISIONS_SINK = "decisions-sink";
+    static final String COMMANDS_SINK = "node-commands-sink";
+    static final String SNAPSHOTS_SINK = "engine-snapshots-sink";
+    private static final Logger LOG = LoggerFactory.getLogger(PlacerProcessor.class);
+
+    /** A pool this task drives. */
+    private static final class Pool {
+        final PoolEngines.Handle handle;
+        final PoolEngine engine;
+        long generation;
+        int tailSize;
+
+        Pool(final PoolEngines.Handle handle, final PoolEngine engine, final long generation, final int tailSize) {
+            this.handle = handle;
+            this.engine = engine;
+            this.generation = generation;
+            this.tailSize = tailSize;
+        }
+    }
+
+    private final Function<String, EngineConfig> configs;
+    private final int snapshotEvery;
+    private final PoolEngines registry;
+    private final SchedulerMetrics metrics;
+    private final Deserializer<JournalEntry> journal;
+    private final Map<String, Pool> pools = new HashMap<>();
+    private ProcessorContext<Object, Object> context;
+    private EngineStore store;
+    private KeyValueStore<String, byte[]> history;
+    private JournalApplier applier;
+
+    PlacerProcessor(final Function<String, EngineConfig> configs, final int snapshotEvery, final PoolEngines registry,
+                    final SchedulerMetrics metrics, final Codecs codecs) {
+        this.configs = configs;
+        this.snapshotEvery = snapshotEvery;
+        this.registry = registry;
+        this.metrics = metrics;
+        this.journal = codecs.deserializer(JournalEntry.class);
+    }
+
+    @Override
+    public void init(final ProcessorContext<Object, Object> ctx) {
+        this.context = ctx;
+        this.store = new EngineStore(ctx.getStateStore(EngineStore.SNAPSHOTS), ctx.getStateStore(EngineStore.TAIL));
+        this.history = ctx.getStateStore(DecisionHistory.STORE);
+        final KeyValueStore<String, byte[]> jobs = ctx.getStateStore(JOB_STORE);
+        this.applier = new JournalApplier(new JobBook() {
+            @Override
+            public JobRecord get(final String jobId) {
+                final byte[] b = jobs.get(jobId);
+                return b == null ? null : JobRecord.fromBytes(b);
+            }
+
+            @Override
+            public void put(final String jobId, final JobRecord record) {
+                jobs.put(jobId, record.toBytes());
+            }
+        });
+        for (final EngineStore.Stored s : store.load()) {
+            final PoolEngine engine = EngineRestorer.restore(s, configs.apply(s.pool()), applier, journal);
+            final Pool p = new Pool(registry.register(s.pool(), engine), engine, s.generation(), s.tail().size());
+            if (!s.tail().isEmpty()) {
+                p.handle.advanced(s.tail().get(s.tail().size() - 1).offset());
+            }
+            pools.put(s.pool(), p);
+            LOG.info("pool {} restored: snapshot generation {} plus {} journal entries", s.pool(), s.generation(),
+                    s.tail().size());
+        }
+    }
+
+    @Override
+    public void process(final Record<byte[], byte[]> record) {
+        final RecordMetadata where = context.recordMetadata().orElse(null);
+        final JournalEntry entry;
+        try {
+            entry = journal.deserialize(where == null ? "?" : where.topic(), record.headers(), record.value());
+            if (entry == null) {
+                throw new IllegalArgumentException("journal record without a value");
+            }
+        } catch (final RecordDecodeException e) {
+            if (e.retriable()) {
+                throw e;
+            }
+            deadLetter(record, where, e);
+            return;
+        } catch (final IllegalArgumentException e) {
+            deadLetter(record, where, e);
+            return;
+        }
+        final JournalPosition cause = new JournalPosition(where == null ? -1 : where.partition(),
+                where == null ? -1 : where.offset(), entry.getTimestamp());
+        final long entryMs = entry.getTimestamp().toEpochMilli();
+        final Pool pool = pools.computeIfAbsent(entry.getPool(), this::newPool);
+        final Applied applied;
+        synchronized (pool.handle) {
+            try {
+                applied = applier.apply(pool.engine, entry, cause);
+            } catch (final RuntimeException e) {
+                // An engine bug must not stop every pool; the entry is kept in the DLQ for analysis.
+                LOG.error("journal entry {}@{} of pool {} could not be applied", cause.getPartition(),
+                        cause.getOffset(), entry.getPool(), e);
+                deadLetter(record, where, e);
+                return;
+            }
+            pool.handle.advanced(cause.getOffset());
+        }
+        store.appendTail(entry.getPool(), pool.generation, pool.tailSize++,
+                new EngineStore.TailEntry(cause.getPartition(), cause.getOffset(), entryMs, record.value()));
+        if (pool.tailSize >= snapshotEvery) {
+            snapshot(entry.getPool(), pool, cause, record.timestamp());
+        }
+        emit(entry.getPool(), applied, record.timestamp());
+        metrics.journalApplied(entryMs);
+    }
+
+    private Pool newPool(final String name) {
+        final PoolEngine engine = new PoolEngine(configs.apply(name));
+        store.writeSnapshot(name, 0, null);
+        return new Pool(registry.register(name, engine), engine, 0, 0);
+    }
+
+    private void snapshot(final String name, final Pool pool, final JournalPosition covered, final long timestamp) {
+        final byte[] bytes;
+        synchronized (pool.handle) {
+            bytes = pool.engine.snapshot();
+        }
+        pool.generation++;
+        pool.tailSize = 0;
+        store.writeSnapshot(name, pool.generation, bytes);
+        // the same state on the snapshot topic, with the journal offset it covers: audit starts there
+        final io.gpupool.scheduler.audit.EngineSnapshot published = new io.gpupool.scheduler.audit.EngineSnapshot(name,
+                covered.getPartition(), covered.getOffset(), covered.getTimestamp().toEpochMilli(), bytes);
+        context.forward(new Record<Object, Object>(io.gpupool.scheduler.audit.SnapshotTopic.key(name, pool.generation),
+                published.toBytes(), timestamp), SNAPSHOTS_SINK);
+    }
+
+    private void emit(final String pool, final Applied applied, final long timestamp) {
+        final long now = SchedulerMetrics.wallNowMs();
+        boolean first = true;
+        for (final PlacementDecision d : applied.decisions()) {
+            context.forward(new Record<Object, Object>(d.getJobId(), d, timestamp), DECISIONS_SINK);
+            history.put(d.getJobId(), DecisionHistory.append(history.get(d.getJobId()), d));
+            metrics.decision(pool, d.getOutcome().name(), d.getReasonCode() == null ? "" : d.getReasonCode());
+            if (d.getOutcome() == DecisionOutcome.EVICTED && "PREEMPTED".equals(d.getReasonCode())) {
+                metrics.preemption(pool);
+            }
+            if (first && d.getJobId().equals(applied.submittedJob())) {
+                // the job record's timestamp is the journal entry's (stage 1 keeps it)
+                metrics.requestToDecision(now - d.getCause().getTimestamp().toEpochMilli());
+                first = false;
+            }
+        }
+        for (final NodeCommand c : applied.commands()) {
+            context.forward(new Record<Object, Object>(c.getNodeId(), c, timestamp), COMMANDS_SINK);
+        }
+    }
+
+    private void deadLetter(final Record<byte[], byte[]> record, final RecordMetadata where, final Throwable e) {
+        context.forward(DeadLetters.of(record, where, e), DeadLetters.SINK);
+        metrics.deadLettered(where == null ? "?" : where.topic(), e.getClass().getName());
+    }
+
+    @Override
+    public void close() {
+        for (final Map.Entry<String, Pool> e : pools.entrySet()) {
+            registry.unregister(e.getKey(), e.getValue().handle);
+        }
+        pools.clear();
+    }
+}

@@ -1,0 +1,69 @@
+package io.gpupool.scheduler.stream;
+
+import io.gpupool.scheduler.core.ModelCapacity;
+import io.gpupool.scheduler.core.PoolCapacity;
+import io.gpupool.scheduler.core.PoolEngine;
+import io.gpupool.scheduler.core.PriorityClass;
+import io.gpupool.scheduler.core.QueueDepth;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Pool gauges: GPUs by pool, model and state (total, allocatable, unhealthy, allocated, busy, free),
+ * queue depth by priority class and by tenant, fragmentation. Refreshed by {@link #refresh()} (the
+ * application calls it every few seconds; each refresh reads every engine under its lock).
+ */
+public final class PoolGauges {
+    private final PoolEngines engines;
+    private final MultiGauge gpus;
+    private final MultiGauge queueByClass;
+    private final MultiGauge queueByTenant;
+    private final MultiGauge fragmentation;
+
+    public PoolGauges(final PoolEngines engines, final MeterRegistry registry) {
+        this.engines = engines;
+        this.gpus = MultiGauge.builder("gpupool.gpus").description("GPUs by pool, model and state").register(registry);
+        this.queueByClass = MultiGauge.builder("gpupool.queue.depth").description("Waiting jobs by pool and priority class")
+                .register(registry);
+        this.queueByTenant = MultiGauge.builder("gpupool.queue.depth.tenant").description("Waiting jobs by pool and tenant")
+                .register(registry);
+        this.fragmentation = MultiGauge.builder("gpupool.fragmentation")
+                .description("Share of free GPU capacity the recent job mix cannot use (0-1)").register(registry);
+    }
+
+    public void refresh() {
+        final List<MultiGauge.Row<?>> g = new ArrayList<>();
+        final List<MultiGauge.Row<?>> qc = new ArrayList<>();
+        final List<MultiGauge.Row<?>> qt = new ArrayList<>();
+        final List<MultiGauge.Row<?>> f = new ArrayList<>();
+        for (final PoolEngines.Handle h : engines.all()) {
+            final PoolCapacity cap = h.read(PoolEngine::capacity);
+            final QueueDepth q = h.read(PoolEngine::queueDepth);
+            for (final ModelCapacity m : cap.byModel().values()) {
+                final Tags t = Tags.of("pool", h.pool(), "model", m.model());
+                g.add(MultiGauge.Row.of(t.and("state", "total"), m.total()));
+                g.add(MultiGauge.Row.of(t.and("state", "allocatable"), m.allocatable()));
+                g.add(MultiGauge.Row.of(t.and("state", "unhealthy"), m.unhealthy()));
+                g.add(MultiGauge.Row.of(t.and("state", "allocated"), m.allocated()));
+                g.add(MultiGauge.Row.of(t.and("state", "busy"), m.busy()));
+                g.add(MultiGauge.Row.of(t.and("state", "free"), m.free()));
+            }
+            for (final PriorityClass c : PriorityClass.values()) {
+                qc.add(MultiGauge.Row.of(Tags.of("pool", h.pool(), "class", c.name().toLowerCase(java.util.Locale.ROOT)),
+                        q.byClass().getOrDefault(c, 0)));
+            }
+            for (final Map.Entry<String, Integer> e : q.byTenant().entrySet()) {
+                qt.add(MultiGauge.Row.of(Tags.of("pool", h.pool(), "tenant", e.getKey()), e.getValue()));
+            }
+            f.add(MultiGauge.Row.of(Tags.of("pool", h.pool()), cap.fragmentation()));
+        }
+        gpus.register(g, true);
+        queueByClass.register(qc, true);
+        queueByTenant.register(qt, true);
+        fragmentation.register(f, true);
+    }
+}

@@ -1,0 +1,85 @@
+package io.gpupool.scheduler.stream;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The scheduler's own meters (Prometheus names gpupool_*). Pool gauges (GPUs by state and model,
+ * queue depth, fragmentation) are registered by {@link PoolGauges}. The wall clock is read here
+ * only to measure latency and lag, never to decide anything.
+ */
+public final class SchedulerMetrics {
+    private final MeterRegistry registry;
+    private final Timer latency;
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final AtomicLong lastJournalTimestampMs = new AtomicLong(-1);
+
+    public SchedulerMetrics(final MeterRegistry registry) {
+        this.registry = registry;
+        this.latency = Timer.builder("gpupool.request.to.decision")
+                .description("From the job record's timestamp to its first decision leaving the placer")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(60))
+                .register(registry);
+        registry.gauge("gpupool.journal.lag.seconds", lastJournalTimestampMs, t -> t.get() < 0 ? 0
+                : Math.max(0, System.currentTimeMillis() - t.get()) / 1000.0);
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    private Counter counter(final String name, final String... tags) {
+        final String key = name + String.join(",", tags);
+        return counters.computeIfAbsent(key, k -> Counter.builder(name).tags(tags).register(registry));
+    }
+
+    void deadLettered(final String sourceTopic, final String errorClass) {
+        counter("gpupool.dlq.records", "topic", sourceTopic, "error", simple(errorClass)).increment();
+    }
+
+    void telemetryDropped(final String topic, final String reason) {
+        counter("gpupool.telemetry.dropped", "topic", topic, "reason", reason).increment();
+    }
+
+    void journaled(final String kind) {
+        counter("gpupool.journal.appends", "kind", kind).increment();
+    }
+
+    void decision(final String pool, final String outcome, final String reason) {
+        counter("gpupool.decisions", "pool", pool, "outcome", outcome, "reason", reason).increment();
+    }
+
+    void preemption(final String pool) {
+        counter("gpupool.preemptions", "pool", pool).increment();
+    }
+
+    void requestToDecision(final long millis) {
+        latency.record(Math.max(0, millis), TimeUnit.MILLISECONDS);
+    }
+
+    void journalApplied(final long entryTimestampMs) {
+        lastJournalTimestampMs.set(entryTimestampMs);
+    }
+
+    /** Wall-clock now, for latency only. */
+    static long wallNowMs() {
+        return System.currentTimeMillis();
+    }
+
+    public Timer latencyTimer() {
+        return latency;
+    }
+
+    private static String simple(final String className) {
+        final int dot = className.lastIndexOf('.');
+        return dot < 0 ? className : className.substring(dot + 1);
+    }
+}

@@ -1,0 +1,42 @@
+package io.gpupool.scheduler.stream;
+
+import io.gpupool.topics.TopicCatalog;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * How to run the scheduler application.
+ *
+ * @param clientOverrides  Kafka client settings on top of the profile (a --command-config file: security, ...)
+ * @param production       use the production profile (RF 3, min ISR 2, standby replicas) instead of the local one
+ * @param httpHost         host other instances reach this one at (application.server); "" = no HTTP server
+ * @param httpPort         0 = any free port
+ * @param engineSettings   EngineConfig settings shared by all pools (policy, tenants, ...)
+ * @param snapshotEvery    journal entries between two engine snapshots of a pool
+ * @param tickIntervalMs   stream time between two clock ticks in the journal
+ */
+public record SchedulerOptions(String applicationId, String bootstrapServers, String registryUrl,
+                               Properties clientOverrides, boolean production, Path stateDir, String httpHost,
+                               int httpPort, Map<String, String> engineSettings, int snapshotEvery, long tickIntervalMs,
+                               TopicCatalog catalog) {
+    public static final String DEFAULT_APPLICATION_ID = "gpupool-scheduler";
+    public static final int DEFAULT_SNAPSHOT_EVERY = 20_000;
+    public static final long DEFAULT_TICK_INTERVAL_MS = 5_000;
+
+    public SchedulerOptions {
+        if (snapshotEvery < 1) {
+            throw new IllegalArgumentException("snapshot interval must be at least 1 journal entry");
+        }
+        if (tickIntervalMs < 1) {
+            throw new IllegalArgumentException("tick interval must be at least 1 ms");
+        }
+        engineSettings = Map.copyOf(engineSettings);
+    }
+
+    public static SchedulerOptions local(final String bootstrap, final String registryUrl, final Path stateDir,
+                                         final int httpPort) {
+        return new SchedulerOptions(DEFAULT_APPLICATION_ID, bootstrap, registryUrl, new Properties(), false, stateDir,
+                "127.0.0.1", httpPort, Map.of(), DEFAULT_SNAPSHOT_EVERY, DEFAULT_TICK_INTERVAL_MS, TopicCatalog.defaults());
+    }
+}

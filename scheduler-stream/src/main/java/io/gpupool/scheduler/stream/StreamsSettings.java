@@ -1,0 +1,76 @@
+package io.gpupool.scheduler.stream;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * Kafka Streams configuration of the scheduler. The base is exactly-once (v2) with settings that
+ * work on the one-broker local stack (replication 1); {@code production.properties} on the
+ * classpath is the profile for a 3-broker cluster (RF 3, min ISR 2, a standby replica). Caller
+ * settings (--command-config, flags) go on top.
+ */
+public final class StreamsSettings {
+    public static final String PRODUCTION_PROFILE = "/io/gpupool/scheduler/stream/production.properties";
+
+    private StreamsSettings() {
+    }
+
+    /** Exactly-once settings for the one-broker local stack. */
+    public static Properties local(final String applicationId, final String bootstrap, final String stateDir) {
+        final Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        // one broker: internal topics (changelogs, repartition) cannot have more than one replica
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+        // EOS commits are transaction commits: this bounds how long a decision waits to be visible
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 50);
+        // stage 1 and stage 2 tasks on two threads: one stage's transaction commit does not stall the other
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
+        // a produce right after a transaction commit gets CONCURRENT_TRANSACTIONS; the default back-off
+        // grows to 1 s and stalls the pipeline, while the broker is ready again within milliseconds
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), 5);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MAX_MS_CONFIG), 50);
+        p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 8L * 1024 * 1024);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
+        // snapshot chunks are 512 KB; leave room for headers
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), 2 * 1024 * 1024);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 2000);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 10);
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        // the journal is ordered per partition already; do not hold records back to align timestamps
+        p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, 0);
+        return p;
+    }
+
+    /** The production profile's settings (3 brokers, RF 3, min ISR 2, standby replicas). */
+    public static Properties productionProfile() {
+        final Properties p = new Properties();
+        try (InputStream in = StreamsSettings.class.getResourceAsStream(PRODUCTION_PROFILE)) {
+            if (in == null) {
+                throw new IllegalStateException(PRODUCTION_PROFILE + " is missing from the classpath");
+            }
+            p.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return p;
+    }
+
+    /** {@code base} with {@code overrides} on top. */
+    public static Properties merge(final Properties base, final Map<?, ?> overrides) {
+        final Properties p = new Properties();
+        p.putAll(base);
+        p.putAll(overrides);
+        return p;
+    }
+}

@@ -1,0 +1,46 @@
+package io.gpupool.scheduler.stream;
+
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * The sequencer's rules for turning raw telemetry into facts: plausible value ranges (a sample
+ * outside them is dropped and counted), when a GPU is unhealthy, the utilisation bands, and when a
+ * fabric port is flapping, degraded or congested. Times are stream time.
+ */
+record TelemetryRules(SortedSet<Integer> criticalXids, double overheatC, long heartbeatIntervalMs,
+                      int flapDownEvents, long flapWindowMs, long errorsPerSampleDegraded, long degradedQuietMs,
+                      double congestionModeratePct, double congestionSeverePct) {
+
+    static final double MIN_TEMPERATURE_C = -40;
+    static final double MAX_TEMPERATURE_C = 150;
+    /** Hysteresis, in percentage points, before a GPU leaves its utilisation band. */
+    static final double BAND_HYSTERESIS_PCT = 3;
+
+    TelemetryRules {
+        criticalXids = new TreeSet<>(criticalXids);
+    }
+
+    static TelemetryRules defaults() {
+        // Same critical Xids as the engine's default; 90 C like the engine's temperature threshold.
+        return new TelemetryRules(new TreeSet<>(Set.of(48, 63, 64, 74, 79, 92, 94, 95, 119, 120)), 90,
+                30_000, 3, 300_000, 10, 300_000, 70, 90);
+    }
+
+    /** Band for a utilisation reading, staying in {@code current} while inside its range +- hysteresis. */
+    static int band(final double pct, final int current) {
+        final double[] lower = {Double.NaN, 0, 5, 30, 70};
+        final double[] upper = {Double.NaN, 5, 30, 70, 101};
+        if (current >= 1 && current <= 4
+                && pct >= lower[current] - BAND_HYSTERESIS_PCT && pct < upper[current] + BAND_HYSTERESIS_PCT) {
+            return current;
+        }
+        for (int b = 1; b <= 4; b++) {
+            if (pct < upper[b]) {
+                return b;
+            }
+        }
+        return 4;
+    }
+}

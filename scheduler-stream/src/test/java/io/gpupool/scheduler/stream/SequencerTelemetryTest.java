@@ -1,0 +1,131 @@
+package io.gpupool.scheduler.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpupool.avro.CongestionChange;
+import io.gpupool.avro.CongestionLevel;
+import io.gpupool.avro.DecisionOutcome;
+import io.gpupool.avro.GpuHealth;
+import io.gpupool.avro.GpuHealthChange;
+import io.gpupool.avro.GpuSamples;
+import io.gpupool.avro.JournalEntry;
+import io.gpupool.avro.LinkHealth;
+import io.gpupool.avro.LinkSamples;
+import io.gpupool.avro.LinkStateChange;
+import io.gpupool.avro.PlacementDecision;
+import io.gpupool.avro.Tick;
+import io.gpupool.avro.UtilisationBand;
+import io.gpupool.avro.UtilisationBandChange;
+import java.util.List;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Stage 1 reduces telemetry to facts: only changes are journaled, bad samples are counted and dropped. */
+class SequencerTelemetryTest {
+    private Harness h;
+
+    @BeforeEach
+    void start() throws Exception {
+        h = new Harness(1000, 10_000);
+        h.inventory.pipeInput("n0", Fixtures.node("p1", "n0", "leaf-a", 8), 1_000);
+        h.inventory.pipeInput("n1", Fixtures.node("p1", "n1", "leaf-a", 8), 1_000);
+        h.journal();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        h.close();
+    }
+
+    private List<Object> payloads() {
+        return h.journal().stream().map(TestRecord::value).map(JournalEntry::getPayload).toList();
+    }
+
+    @Test
+    void steadyTelemetryJournalsOneBandMoveAndThenOnlyHeartbeats() {
+        for (int s = 0; s < 60; s++) {
+            h.gpu.pipeInput("n0", Fixtures.gpus("n0", 8, 50 + (s % 2), 2_000 + s * 1_000L), 2_000 + s * 1_000L);
+        }
+        final List<Object> p = payloads();
+        assertThat(p.stream().filter(UtilisationBandChange.class::isInstance)).hasSize(8);
+        assertThat(p.stream().filter(UtilisationBandChange.class::isInstance).map(x -> ((UtilisationBandChange) x).getBand()))
+                .containsOnly(UtilisationBand.MEDIUM);
+        final long heartbeats = p.stream().filter(x -> x instanceof Tick t && t.getReason().equals("heartbeat")).count();
+        // 60 s of samples, one heartbeat per 30 s of quiet
+        assertThat(heartbeats).isBetween(1L, 2L);
+        assertThat(p.stream().filter(GpuHealthChange.class::isInstance)).isEmpty();
+        // and the clock ticked every 10 s of stream time
+        assertThat(p.stream().filter(x -> x instanceof Tick t && t.getReason().equals("clock")).count()).isBetween(5L, 7L);
+    }
+
+    @Test
+    void aCriticalXidTakesTheGpuOutAndEvictsTheJobOnIt() {
+        h.jobs.pipeInput("j1", Fixtures.submit("j1", Fixtures.request("p1", 1, 8).build()), 2_000);
+        final PlacementDecision placed = h.decisions().get(0);
+        assertThat(placed.getOutcome()).isEqualTo(DecisionOutcome.PLACED);
+        final String node = placed.getAssignments().get(0).getNodeId();
+        final GpuSamples s = Fixtures.gpus(node, 8, 90, 3_000);
+        s.getGpus().get(3).setXidCodes(List.of(79));
+        h.gpu.pipeInput(node, s, 3_000);
+        // the next sample has no Xid, but a critical Xid stays until the node is reset
+        h.gpu.pipeInput(node, Fixtures.gpus(node, 8, 90, 4_000), 4_000);
+
+        final List<GpuHealthChange> health = payloads().stream().filter(GpuHealthChange.class::isInstance)
+                .map(GpuHealthChange.class::cast).toList();
+        assertThat(health).hasSize(1);
+        assertThat(health.get(0).getHealth()).isEqualTo(GpuHealth.UNHEALTHY);
+        assertThat(health.get(0).getReasonCode()).isEqualTo("XID");
+        assertThat(health.get(0).getXidCodes()).containsExactly(79);
+        final List<PlacementDecision> after = h.decisions();
+        assertThat(after.get(0).getOutcome()).isEqualTo(DecisionOutcome.EVICTED);
+        assertThat(after.get(0).getReasonCode()).isEqualTo("HARDWARE_FAILURE");
+        assertThat(after.get(0).getMessage()).contains("Xid 79");
+        // requeued and placed again on the other node
+        assertThat(after.stream().filter(d -> d.getOutcome() == DecisionOutcome.PLACED)
+                .map(d -> d.getAssignments().get(0).getNodeId())).containsExactly(node.equals("n0") ? "n1" : "n0");
+    }
+
+    @Test
+    void telemetryForUnknownNodesOrOutOfRangeIsCountedAndDropped() {
+        h.gpu.pipeInput("n9", Fixtures.gpus("n9", 8, 10, 2_000), 2_000);
+        final GpuSamples hot = Fixtures.gpus("n0", 8, 10, 2_000);
+        hot.getGpus().get(0).setUtilizationGpuPct(180.0);
+        h.gpu.pipeInput("n0", hot, 2_000);
+        final GpuSamples cold = Fixtures.gpus("n0", 8, 10, 2_000);
+        cold.getGpus().get(0).setTemperatureC(-300.0);
+        h.gpu.pipeInput("n0", cold, 2_000);
+        assertThat(payloads()).noneMatch(p -> p instanceof UtilisationBandChange || p instanceof GpuHealthChange);
+        assertThat(h.counter("gpupool.telemetry.dropped", "reason", "unknown_node")).isEqualTo(1);
+        assertThat(h.counter("gpupool.telemetry.dropped", "reason", "out_of_range")).isEqualTo(2);
+    }
+
+    @Test
+    void linkDownFlappingAndBackUpAreJournaledOncePerChange() {
+        h.link.pipeInput("n0", Fixtures.link("n0", true, 0, 2_000), 2_000);
+        h.link.pipeInput("n0", Fixtures.link("n0", false, 1, 3_000), 3_000);
+        h.link.pipeInput("n0", Fixtures.link("n0", false, 1, 4_000), 4_000);
+        h.link.pipeInput("n0", Fixtures.link("n0", true, 1, 5_000), 5_000);
+        h.link.pipeInput("n0", Fixtures.link("n0", true, 2, 6_000), 6_000);
+        h.link.pipeInput("n0", Fixtures.link("n0", true, 3, 7_000), 7_000);
+        final List<LinkHealth> changes = payloads().stream().filter(LinkStateChange.class::isInstance)
+                .map(x -> ((LinkStateChange) x).getHealth()).toList();
+        assertThat(changes).containsExactly(LinkHealth.DOWN, LinkHealth.UP, LinkHealth.FLAPPING);
+    }
+
+    @Test
+    void congestedUplinksOfALeafAreJournaledAsACongestionChange() {
+        final LinkSamples busy0 = Fixtures.link("n0", true, 0, 2_000);
+        busy0.getPorts().get(0).setTxBytesPerSec(49e9); // 98 % of 400 Gb/s
+        final LinkSamples busy1 = Fixtures.link("n1", true, 0, 2_000);
+        busy1.getPorts().get(0).setTxBytesPerSec(48e9);
+        h.link.pipeInput("n0", busy0, 2_000);
+        h.link.pipeInput("n1", busy1, 2_000);
+        final List<CongestionChange> c = payloads().stream().filter(CongestionChange.class::isInstance)
+                .map(CongestionChange.class::cast).toList();
+        assertThat(c).isNotEmpty();
+        assertThat(c.get(c.size() - 1).getLevel()).isEqualTo(CongestionLevel.SEVERE);
+        assertThat(c.get(0).getLeaf()).isEqualTo("leaf-a");
+    }
+}
