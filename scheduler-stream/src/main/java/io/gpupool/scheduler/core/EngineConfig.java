@@ -28,14 +28,24 @@ import java.util.TreeSet;
  * @param tenants                     per-tenant quota; tenants not named get {@link TenantConfig#DEFAULT}
  * @param bestFitCpuWeight            0: best-fit ranks by GPUs left (fast, indexed); w in (0, 1]: by
  *                                    w x CPU left / largest node CPU + (1 - w) x milli-GPU left / largest node
- *                                    GPUs, evaluated over the candidate nodes (the FGD paper's BestFit uses 0.5)
+ *                                    GPUs, evaluated over the candidate nodes (the FGD paper's BestFit uses 0.5,
+ *                                    scored as an integer 0..100 as kube-scheduler plugins do)
+ * @param seed                        seed of the engine's only randomness (the random policy, random ties); a
+ *                                    placement's draw is a hash of seed, job id and node, so it needs no state
+ * @param fgdPopularityPct            the fgd policy weighs the most frequent shapes of the window that together make up
+ *                                    this percent of its arrivals (FGD's typical pods; its published runs use 95)
+ * @param fgdIntegerScore             the fgd policy ranks by FGD's plugin score, int(100 x sigmoid(fragmentation
+ *                                    decrease in GPUs, frequencies normalised)), instead of the exact decrease
+ * @param randomTies                  break ties between equally scored placements at random (seeded, per job)
+ *                                    instead of by pool order, as FGD's simulator (kube-scheduler) does
  */
 public record EngineConfig(String poolId, ScoringPolicy policy, long staleTelemetryTimeoutMs,
                            int temperatureThresholdC, boolean evictAndRequeueOnFailure,
                            SortedSet<Integer> criticalXids, int busyUtilisationPct, int finishedJobsRetained,
                            int fgdWindow, boolean backfill, boolean preemption, int consolidationMaxEvictions,
                            long defaultRuntimeMs, long fairShareHalfLifeMs, Map<String, TenantConfig> tenants,
-                           double bestFitCpuWeight) {
+                           double bestFitCpuWeight, long seed, boolean randomTies, int fgdPopularityPct,
+                           boolean fgdIntegerScore) {
 
     public static final SortedSet<Integer> DEFAULT_CRITICAL_XIDS = Collections.unmodifiableSortedSet(
             new TreeSet<>(java.util.List.of(48, 63, 64, 74, 79, 92, 94, 95, 119, 120)));
@@ -49,6 +59,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
             throw new IllegalArgumentException("best-fit-cpu-weight must be within 0..1, got " + bestFitCpuWeight);
         }
         if (staleTelemetryTimeoutMs < 0 || finishedJobsRetained < 0 || fgdWindow < 1
+                || fgdPopularityPct < 1 || fgdPopularityPct > 100
                 || consolidationMaxEvictions < 0 || defaultRuntimeMs <= 0 || fairShareHalfLifeMs <= 0) {
             throw new IllegalArgumentException("engine config: timeouts, window and counts must be positive");
         }
@@ -56,7 +67,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
 
     public static EngineConfig defaults(final String poolId) {
         return new EngineConfig(poolId, ScoringPolicy.BEST_FIT, 120_000, 90, true, DEFAULT_CRITICAL_XIDS, 5,
-                10_000, 2_000, true, true, 0, 3_600_000, 3_600_000, Map.of(), 0.0);
+                10_000, 2_000, true, true, 0, 3_600_000, 3_600_000, Map.of(), 0.0, 0L, false, 100, false);
     }
 
     public TenantConfig tenant(final String name) {
@@ -66,14 +77,14 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
     public EngineConfig withPolicy(final ScoringPolicy p) {
         return new EngineConfig(poolId, p, staleTelemetryTimeoutMs, temperatureThresholdC, evictAndRequeueOnFailure,
                 criticalXids, busyUtilisationPct, finishedJobsRetained, fgdWindow, backfill, preemption,
-                consolidationMaxEvictions, defaultRuntimeMs, fairShareHalfLifeMs, tenants, bestFitCpuWeight);
+                consolidationMaxEvictions, defaultRuntimeMs, fairShareHalfLifeMs, tenants, bestFitCpuWeight, seed, randomTies, fgdPopularityPct, fgdIntegerScore);
     }
 
     /**
      * Builds a config from settings. Keys: pool, policy, stale-telemetry-timeout-ms, temperature-threshold-c,
      * evict-on-failure, critical-xids (comma list), busy-utilisation-pct, finished-jobs-retained, fgd-window,
      * backfill, preemption, consolidation-max-evictions, default-runtime-ms, fair-share-half-life-ms, best-fit-cpu-weight,
-     * tenant.NAME.guaranteed-gpus, tenant.NAME.weight, tenant.NAME.max-gpus. Unknown keys are an error
+     * seed, random-ties, fgd-popularity-pct, fgd-integer-score, tenant.NAME.guaranteed-gpus, tenant.NAME.weight, tenant.NAME.max-gpus. Unknown keys are an error
      * (a typo must not silently give a different policy).
      */
     public static EngineConfig fromSettings(final Map<String, String> settings) {
@@ -131,14 +142,18 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
                 parseLong(s.get("default-runtime-ms"), d.defaultRuntimeMs(), "default-runtime-ms"),
                 parseLong(s.get("fair-share-half-life-ms"), d.fairShareHalfLifeMs(), "fair-share-half-life-ms"),
                 tenants,
-                parseDouble(s.get("best-fit-cpu-weight"), d.bestFitCpuWeight(), "best-fit-cpu-weight"));
+                parseDouble(s.get("best-fit-cpu-weight"), d.bestFitCpuWeight(), "best-fit-cpu-weight"),
+                parseLong(s.get("seed"), d.seed(), "seed"),
+                parseBool(s.get("random-ties"), d.randomTies(), "random-ties"),
+                parseInt(s.get("fgd-popularity-pct"), d.fgdPopularityPct(), "fgd-popularity-pct"),
+                parseBool(s.get("fgd-integer-score"), d.fgdIntegerScore(), "fgd-integer-score"));
     }
 
     private static final java.util.Set<String> KNOWN_KEYS = Collections.unmodifiableSet(new TreeSet<>(java.util.List.of(
             "pool", "policy", "stale-telemetry-timeout-ms", "temperature-threshold-c", "evict-on-failure",
             "critical-xids", "busy-utilisation-pct", "finished-jobs-retained", "fgd-window", "backfill",
             "preemption", "consolidation-max-evictions", "default-runtime-ms", "fair-share-half-life-ms",
-            "best-fit-cpu-weight")));
+            "best-fit-cpu-weight", "seed", "random-ties", "fgd-popularity-pct", "fgd-integer-score")));
 
     private static int parseInt(final String v, final int dflt, final String key) {
         if (v == null) {

@@ -17,6 +17,7 @@ final class JobSizeMix {
 
     private final int window;
     private final int refreshEvery;
+    private final int popularityPct;
     final JobShape[] ring;
     int head;
     int size;
@@ -30,6 +31,9 @@ final class JobSizeMix {
      * of the fragment depends on; inside a group, CPU demands sorted with prefix sums of the counts,
      * so that the weight of "needs more CPU than the node has left" is one binary search.
      */
+    /** Sum of the typical shapes' counts, and of those that ask for no GPU. */
+    long totalWeight;
+    long cpuOnlyWeight;
     int[] groupGpus = new int[0];
     int[] groupMilli = new int[0];
     String[] groupModels = new String[0];
@@ -40,7 +44,12 @@ final class JobSizeMix {
     private boolean[][] allowedByModel = new boolean[0][];
 
     JobSizeMix(final int window) {
+        this(window, 100);
+    }
+
+    JobSizeMix(final int window, final int popularityPct) {
         this.window = window;
+        this.popularityPct = popularityPct;
         this.refreshEvery = Math.max(1, Math.min(64, window / 20));
         this.ring = new JobShape[window];
     }
@@ -71,7 +80,16 @@ final class JobSizeMix {
         final List<Map.Entry<JobShape, Integer>> all = new ArrayList<>(counts.entrySet());
         // stable sort over the TreeMap order: ties keep shape order
         all.sort((a, b) -> Integer.compare(b.getValue(), a.getValue()));
-        final int n = Math.min(MAX_TYPICAL, all.size());
+        // FGD's typical pods: the most frequent shapes until they make up popularityPct of the arrivals
+        long total = 0;
+        for (final Map.Entry<JobShape, Integer> e : all) {
+            total += e.getValue();
+        }
+        int n = 0;
+        long covered = 0;
+        while (n < all.size() && n < MAX_TYPICAL && covered * 100 < popularityPct * total) {
+            covered += all.get(n++).getValue();
+        }
         setTypical(all.subList(0, n));
     }
 
@@ -82,9 +100,15 @@ final class JobSizeMix {
         version++;
         typical = new JobShape[entries.size()];
         weights = new long[entries.size()];
+        totalWeight = 0;
+        cpuOnlyWeight = 0;
         for (int i = 0; i < entries.size(); i++) {
             typical[i] = entries.get(i).getKey();
             weights[i] = entries.get(i).getValue();
+            totalWeight += weights[i];
+            if (typical[i].gpus() == 0) {
+                cpuOnlyWeight += weights[i];
+            }
         }
         // group by GPU demand; shape order (gpus, milli, cpu, models) would split groups by CPU, so sort explicitly
         final Integer[] order = new Integer[typical.length];

@@ -95,7 +95,58 @@ final class Placer {
             case FIRST_FIT -> singleFirstFit(job, models, k);
             case BEST_FIT -> cfg.bestFitCpuWeight() > 0 ? singleWeightedBestFit(job, models, k) : singleBestFit(job, models, k);
             case FGD -> singleFgd(job, models, k);
+            case RANDOM -> singleRandom(job, models, k);
         };
+    }
+
+    // ---- seeded draws: a hash of seed, job and node, so that no random state needs a snapshot ----
+
+    /** The job's seeded draw for node {@code slot}: uniform over longs, the same on every replay. */
+    long draw(final JobSpec job, final int slot) {
+        return mix(mix(cfg.seed() ^ mix(job.jobId().hashCode())) + slot);
+    }
+
+    /** Tie-breaker between equally scored nodes: pool order, or a seeded draw with random-ties. */
+    private long tie(final JobSpec job, final int slot) {
+        return cfg.randomTies() ? draw(job, slot) : slot;
+    }
+
+    /** SplitMix64's finaliser. */
+    static long mix(final long x) {
+        long z = x + 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
+    }
+
+    /** Random: the fitting node with the smallest draw, i.e. one drawn uniformly among all that fit. */
+    private Candidate singleRandom(final JobSpec job, final int[] models, final int k) {
+        NodeState best = null;
+        int bestModel = -1;
+        long bestDraw = Long.MAX_VALUE;
+        for (final int m : models) {
+            for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
+                for (int b = k; b <= g.maxGpus; b++) {
+                    if (g.allCount[b] == 0) {
+                        continue;
+                    }
+                    final long[] bits = g.all[b];
+                    for (int p = CapacityIndex.next(bits, 0); p >= 0; p = CapacityIndex.next(bits, p + 1)) {
+                        final NodeState n = st.node(g.members[p]);
+                        if (!fits(n, job, false)) {
+                            continue;
+                        }
+                        final long d = draw(job, n.slot);
+                        if (best == null || Long.compareUnsigned(d, bestDraw) < 0) {
+                            best = n;
+                            bestModel = m;
+                            bestDraw = d;
+                        }
+                    }
+                }
+            }
+        }
+        return best == null ? null : wholeOn(bestModel, best, k, 0, TopologyScope.NODE);
     }
 
     private Candidate singleFirstFit(final JobSpec job, final int[] models, final int k) {
@@ -159,9 +210,10 @@ final class Placer {
         final ModelStats s = stats.current(st);
         NodeState best = null;
         int bestModel = -1;
-        double bestScore = Double.MAX_VALUE;
+        long bestScore = Long.MAX_VALUE;
+        long bestTie = Long.MAX_VALUE;
         for (int b = k; b <= NodeSpec.MAX_GPUS_PER_NODE; b++) {
-            if (gpuTerm((b - k) * 1000L, s) > bestScore) {
+            if (bestFitKey(gpuTerm((b - k) * 1000L, s)) > bestScore) {
                 break;
             }
             for (final int m : models) {
@@ -175,17 +227,27 @@ final class Placer {
                         if (!fits(n, job, false)) {
                             continue;
                         }
-                        final double score = weightedLeft(n, job.cpuMilliPerNode(), n.freeMilliHealthy() - k * 1000L, s);
-                        if (score < bestScore || (score == bestScore && n.slot < best.slot)) {
+                        final long score = bestFitKey(weightedLeft(n, job.cpuMilliPerNode(), n.freeMilliHealthy() - k * 1000L, s));
+                        final long t = tie(job, n.slot);
+                        if (score < bestScore || (score == bestScore && t < bestTie)) {
                             best = n;
                             bestModel = m;
                             bestScore = score;
+                            bestTie = t;
                         }
                     }
                 }
             }
         }
         return best == null ? null : wholeOn(bestModel, best, k, bestScore, TopologyScope.NODE);
+    }
+
+    /**
+     * The weighted best-fit score as FGD's BestFit plugin has it: the share of the largest node left
+     * free after placement, as an integer score 0..100 (higher better); returned negated, lower better.
+     */
+    static long bestFitKey(final double left) {
+        return -(long) ((1.0 - left) * 100);
     }
 
     private double gpuTerm(final long milliLeft, final ModelStats s) {
@@ -201,6 +263,7 @@ final class Placer {
         int bestModel = -1;
         long bestDelta = Long.MAX_VALUE;
         int bestLeft = Integer.MAX_VALUE;
+        long bestTie = Long.MAX_VALUE;
         int[] bestGpus = null;
         for (final int m : models) {
             for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
@@ -215,15 +278,18 @@ final class Placer {
                             continue;
                         }
                         final int[] gpus = chooseWhole(n, k);
-                        final long d = deltaWhole(n, gpus, job.cpuMilliPerNode());
-                        if (d < bestDelta || (d == bestDelta && (b - k < bestLeft
-                                || (b - k == bestLeft && (n.cpuFree < best.cpuFree
-                                || (n.cpuFree == best.cpuFree && n.slot < best.slot)))))) {
+                        final long d = fgdKey(deltaWhole(n, gpus, job.cpuMilliPerNode()), k * 1000L);
+                        final long t = tie(job, n.slot);
+                        final int left = b - k; // equal growth: the node left with fewer free GPUs keeps the others whole
+                        if (d < bestDelta || (d == bestDelta && (left < bestLeft
+                                || (left == bestLeft && (n.cpuFree < best.cpuFree
+                                || (n.cpuFree == best.cpuFree && t < bestTie)))))) {
                             best = n;
                             bestModel = m;
                             bestDelta = d;
-                            bestLeft = b - k;
+                            bestLeft = left;
                             bestGpus = gpus;
+                            bestTie = t;
                         }
                     }
                 }
@@ -256,7 +322,7 @@ final class Placer {
                 for (int g = 0; g < n.gpuCount; g++) {
                     if (n.shared[g] && n.usedMilli[g] > 0 && shareFits(n, g, job)) {
                         final long key = shareKey(n, g, job);
-                        final long tie = ((long) (1000 - n.usedMilli[g]) << 32) | n.slot;
+                        final long tie = shareTie(job, n, 1000 - n.usedMilli[g], g);
                         if (key < bestKey || (key == bestKey && tie < bestTie)) {
                             best = n;
                             bestGpu = g;
@@ -286,7 +352,7 @@ final class Placer {
                             continue;
                         }
                         final long key = shareKey(n, g, job);
-                        final long tie = (1000L << 32) | n.slot;
+                        final long tie = shareTie(job, n, 1000, g);
                         if (key < bestKey || (key == bestKey && tie < bestTie)) {
                             best = n;
                             bestGpu = g;
@@ -305,18 +371,33 @@ final class Placer {
                 milli, bestKey, TopologyScope.NODE);
     }
 
+    /**
+     * Between equally scored (node, GPU) choices for a share: the fuller GPU (as FGD's BestFit picks
+     * the GPU), then pool order, or with random-ties a seeded draw. The random policy draws the GPU too.
+     */
+    private long shareTie(final JobSpec job, final NodeState n, final int gpuFree, final int g) {
+        if (cfg.policy() == ScoringPolicy.RANDOM) {
+            return draw(job, n.slot * NodeSpec.MAX_GPUS_PER_NODE + g) >>> 1;
+        }
+        if (cfg.randomTies()) {
+            return ((long) gpuFree << 52) | (draw(job, n.slot) >>> 12); // the fuller GPU, then a draw
+        }
+        return ((long) gpuFree << 32) | n.slot;
+    }
+
     /** Lower is better: first-fit = slot; best-fit = node free milli after; fgd = fragmentation growth. */
     private long shareKey(final NodeState n, final int g, final JobSpec job) {
         return switch (cfg.policy()) {
             case FIRST_FIT -> n.slot;
             case BEST_FIT -> cfg.bestFitCpuWeight() > 0
-                    ? Math.round(1e12 * weightedLeft(n, job.cpuMilliPerNode(), n.freeMilliHealthy() - job.gpuMilli(), stats.current(st)))
+                    ? bestFitKey(weightedLeft(n, job.cpuMilliPerNode(), n.freeMilliHealthy() - job.gpuMilli(), stats.current(st)))
                     : n.freeMilliHealthy() - job.gpuMilli();
+            case RANDOM -> draw(job, n.slot) >>> 1;
             case FGD -> {
                 Fragmentation.freeOf(n, freeBefore);
                 System.arraycopy(freeBefore, 0, freeAfter, 0, n.gpuCount);
                 freeAfter[g] -= job.gpuMilli();
-                yield delta(n, job.cpuMilliPerNode());
+                yield fgdKey(delta(n, job.cpuMilliPerNode()), job.gpuMilli());
             }
         };
     }
@@ -599,6 +680,21 @@ final class Placer {
     }
 
     // ---- fragmentation deltas ----
+
+    /**
+     * The fgd ranking key (lower better) for a fragmentation growth {@code d} (counts x milli-GPU): d
+     * itself, or with fgd-integer-score FGD's plugin score negated, int(100 x sigmoid(-growth / 1000))
+     * with the growth per arriving task in milli-GPU. FGD counts all free GPU of a node as fragment to
+     * a CPU-only task, so placing milli-GPU there shrinks that part by its weight x the placed milli.
+     */
+    private long fgdKey(final long d, final long placedMilli) {
+        if (!cfg.fgdIntegerScore()) {
+            return d;
+        }
+        final JobSizeMix mix = st.sizeMix;
+        final double growth = (d - (double) mix.cpuOnlyWeight * placedMilli) / Math.max(1, mix.totalWeight);
+        return -(long) (100.0 / (1.0 + Math.exp(growth / 1000.0)));
+    }
 
     private long deltaWhole(final NodeState n, final int[] gpus, final long cpu) {
         Fragmentation.freeOf(n, freeBefore);

@@ -50,7 +50,7 @@ final class PoolState {
     final RuntimeEstimator estimator = new RuntimeEstimator();
 
     PoolState(final EngineConfig config) {
-        this.sizeMix = new JobSizeMix(config.fgdWindow());
+        this.sizeMix = new JobSizeMix(config.fgdWindow(), config.fgdPopularityPct());
         this.fairShare = new FairShare(config.fairShareHalfLifeMs());
     }
 

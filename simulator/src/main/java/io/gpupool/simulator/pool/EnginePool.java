@@ -26,7 +26,7 @@ import java.util.TreeSet;
 public final class EnginePool implements SimulatedPool {
 
     /** Placement policies of the FGD protocol, as the engine names them. */
-    public static final List<String> SCORING_POLICIES = List.of("first-fit", "best-fit", "fgd");
+    public static final List<String> SCORING_POLICIES = List.of("first-fit", "best-fit", "tight-fit", "fgd", "random");
     /** Queue policies of the Philly protocol. */
     public static final List<String> QUEUE_POLICIES = List.of("fifo", "sjf", "full"); // backfill = full without VC quotas, per VC
 
@@ -49,10 +49,32 @@ public final class EnginePool implements SimulatedPool {
         s.put("stale-telemetry-timeout-ms", "0");
         s.put("preemption", "false");
         s.put("consolidation-max-evictions", "0");
+        s.put("seed", Long.toString(settings.seed()));
         final String policy = settings.policy().trim().toLowerCase(Locale.ROOT);
         switch (policy) {
-            case "first-fit", "best-fit", "fgd" -> {
+            case "first-fit", "random" -> {
                 s.put("policy", policy);
+                s.put("backfill", "false");
+            }
+            case "best-fit" -> {
+                // FGD's BestFit baseline: 0.5 x CPU left + 0.5 x GPU left (of the largest node), an integer
+                // score 0..100, equal scores broken at random as kube-scheduler does
+                s.put("policy", "best-fit");
+                s.put("best-fit-cpu-weight", "0.5");
+                s.put("random-ties", "true");
+                s.put("backfill", "false");
+            }
+            case "tight-fit" -> {
+                // the engine's own best-fit: fewest GPUs left on the node, pool order on ties
+                s.put("policy", "best-fit");
+                s.put("backfill", "false");
+            }
+            case "fgd" -> {
+                // FGD's plugin score (int(100 x sigmoid(fragmentation decrease))); equal scores go to the node
+                // left with fewer free GPUs, then at random
+                s.put("policy", "fgd");
+                s.put("fgd-integer-score", "true");
+                s.put("random-ties", "true");
                 s.put("backfill", "false");
             }
             case "fifo", "sjf" -> {

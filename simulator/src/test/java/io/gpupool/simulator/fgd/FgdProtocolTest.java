@@ -33,7 +33,7 @@ class FgdProtocolTest {
     @Test
     void everyPodIsPlacedOrFailedAndAllocationNeverExceedsCapacityOrDemand() {
         final Map<String, OpenbNode> nodes = NODES.stream().collect(Collectors.toMap(OpenbNode::name, Function.identity()));
-        for (FgdResult result : run(List.of("first-fit", "best-fit", "fgd"), 2, PODS)) {
+        for (FgdResult result : run(List.of("first-fit", "best-fit", "tight-fit", "fgd", "random"), 2, PODS)) {
             for (FgdSeries s : result.seeds()) {
                 assertThat(s.capacityMilli()).isEqualTo(NODES.stream().mapToLong(OpenbNode::gpuMilliCapacity).sum());
                 long previousArrived = 0;
@@ -65,6 +65,21 @@ class FgdProtocolTest {
         assertThat(b.allocatedMilli()).containsExactly(a.allocatedMilli());
         final FgdSeries other = run(List.of("fgd"), 1, PODS).get(0).seeds().get(0);
         assertThat(other.podNames()).isNotEqualTo(a.podNames());
+    }
+
+    @Test
+    void seededPoliciesRepeatExactlyForTheSameSeed() {
+        final List<String> seeded = List.of("random", "best-fit", "fgd");
+        final List<FgdResult> a = run(seeded, 2, PODS);
+        final List<FgdResult> b = run(seeded, 2, PODS);
+        for (int p = 0; p < seeded.size(); p++) {
+            for (int seed = 0; seed < 2; seed++) {
+                assertThat(b.get(p).seeds().get(seed).placedNode()).as(seeded.get(p))
+                        .containsExactly(a.get(p).seeds().get(seed).placedNode());
+            }
+        }
+        assertThat(a.get(0).seeds().get(0).placedNode()).as("random places differently from best-fit")
+                .isNotEqualTo(a.get(1).seeds().get(0).placedNode());
     }
 
     @Test
