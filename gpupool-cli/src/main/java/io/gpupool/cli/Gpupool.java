@@ -12,21 +12,22 @@ import picocli.CommandLine.Command;
         versionProvider = GpupoolVersion.class,
         description = "A GPU-pool scheduler built as an event-streaming pipeline on Apache Kafka.",
         subcommands = {
-            CommandLine.HelpCommand.class,
-            SimulateCommand.class,
-            BenchCommand.class,
+            // the order `gpupool --help` lists them in: run, use, operate, analyse
             UpCommand.class,
-            TopicsCommand.class,
-            CollectorCommand.class,
-            SchedulerCommand.class,
+            SubmitCommand.class,
             QueueCommand.class,
             ExplainCommand.class,
+            CancelCommand.class,
+            CollectorCommand.class,
+            SchedulerCommand.class,
             SinkCommand.class,
+            TopicsCommand.class,
             AuditCommand.class,
             ReplayCommand.class,
             ExportCommand.class,
-            SubmitCommand.class,
-            CancelCommand.class,
+            SimulateCommand.class,
+            BenchCommand.class,
+            CommandLine.HelpCommand.class,
         })
 public final class Gpupool implements Runnable {
 
