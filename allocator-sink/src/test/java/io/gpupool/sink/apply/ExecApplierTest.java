@@ -175,7 +175,8 @@ class ExecApplierTest {
     @Test
     void anAdoptedOrphanThatExitsIsSeenToEnd() throws Exception {
         // An orphan like a job left behind by a killed sink: its parent exits, it is re-parented.
-        final Process launcher = new ProcessBuilder("bash", "-c", "sleep 1 & echo $!").start();
+        // long enough that it is still alive when recovered, even on a loaded machine
+        final Process launcher = new ProcessBuilder("bash", "-c", "sleep 3 & echo $!").start();
         final long orphan = Long.parseLong(new String(launcher.getInputStream().readAllBytes()).trim());
         launcher.waitFor();
         final ProcessHandle h = ProcessHandle.of(orphan).orElseThrow();
@@ -185,7 +186,7 @@ class ExecApplierTest {
         applier(Duration.ofMillis(500)).recover(adopted, orphan, start, observer);
         applier.recover(gone, 999_999_999L, start, observer); // no such process
         assertThat(observer.awaitEnd(gone, Duration.ofSeconds(5)).failed()).isTrue();
-        assertThat(observer.awaitEnd(adopted, Duration.ofSeconds(10)).failed()).isFalse();
+        assertThat(observer.awaitEnd(adopted, Duration.ofSeconds(15)).failed()).isFalse();
     }
 
     private static long awaitPid(final Path file) throws Exception {
