@@ -175,8 +175,9 @@ class ExecApplierTest {
     @Test
     void anAdoptedOrphanThatExitsIsSeenToEnd() throws Exception {
         // An orphan like a job left behind by a killed sink: its parent exits, it is re-parented.
-        // long enough that it is still alive when recovered, even on a loaded machine
-        final Process launcher = new ProcessBuilder("bash", "-c", "sleep 3 & echo $!").start();
+        // Its output goes elsewhere, or reading the pid would wait for it to end; 3 s keeps it alive
+        // until it is recovered, even on a loaded machine.
+        final Process launcher = new ProcessBuilder("bash", "-c", "sleep 3 >/dev/null 2>&1 & echo $!").start();
         final long orphan = Long.parseLong(new String(launcher.getInputStream().readAllBytes()).trim());
         launcher.waitFor();
         final ProcessHandle h = ProcessHandle.of(orphan).orElseThrow();
