@@ -98,7 +98,7 @@ public final class PipelineOptions {
             return "--trace-limit must be 0 (all) or more";
         }
         if (trace != null && !java.nio.file.Files.isRegularFile(trace)) {
-            return "--trace " + trace + " is not a file; e.g. --trace ../shared/data/traces/philly-pollux.csv "
+            return "--trace " + trace + " is not a file; e.g. --trace philly-pollux.csv (the Philly trace) "
                     + "or an Alibaba openb_pod_list_*.csv";
         }
         if (trace != null && noGenerator) {

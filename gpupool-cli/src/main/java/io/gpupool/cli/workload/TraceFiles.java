@@ -25,7 +25,7 @@ public final class TraceFiles {
             final long skipMillis) throws IOException {
         if (!Files.isRegularFile(file)) {
             throw new IllegalArgumentException("--trace " + file + " is not a file; give a Philly CSV (e.g. "
-                    + "../shared/data/traces/philly-pollux.csv) or an Alibaba openb pod list (openb_pod_list_default.csv)");
+                    + "philly-pollux.csv) or an Alibaba openb pod list (openb_pod_list_default.csv)");
         }
         final CsvTable t = CsvTable.read(file);
         final List<TimedJob> jobs;
