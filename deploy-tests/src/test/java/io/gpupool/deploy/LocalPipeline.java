@@ -16,7 +16,7 @@ import io.gpupool.serde.SpecificAvroSerializer;
 import io.gpupool.sink.SinkConfig;
 import io.gpupool.sink.SinkRunner;
 import io.gpupool.sink.apply.SimulatedApplier;
-import io.gpupool.sink.metrics.MetricsServer;
+import io.gpupool.metrics.MetricsServer;
 import io.gpupool.topics.Topic;
 import io.gpupool.topics.TopicCatalog;
 import java.net.URISyntaxException;

@@ -13,7 +13,7 @@ import io.gpupool.sink.apply.CommandTemplate;
 import io.gpupool.sink.apply.ExecApplier;
 import io.gpupool.sink.apply.FileApplier;
 import io.gpupool.sink.apply.SimulatedApplier;
-import io.gpupool.sink.metrics.MetricsServer;
+import io.gpupool.metrics.MetricsServer;
 import io.gpupool.topics.TopicCatalog;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -8,7 +8,7 @@ import io.gpupool.sink.apply.Applier;
 import io.gpupool.sink.apply.CommandTemplate;
 import io.gpupool.sink.apply.ExecApplier;
 import io.gpupool.sink.apply.SimulatedApplier;
-import io.gpupool.sink.metrics.MetricsServer;
+import io.gpupool.metrics.MetricsServer;
 import io.gpupool.topics.TopicCatalog;
 import java.time.Duration;
 import java.util.Set;

@@ -1,7 +1,7 @@
 package io.gpupool.collector.app;
 
 import io.gpupool.collector.metrics.CollectorMetrics;
-import io.gpupool.collector.metrics.MetricsServer;
+import io.gpupool.metrics.MetricsServer;
 import io.gpupool.collector.publish.PublisherTopics;
 import io.gpupool.collector.publish.TelemetryPublisher;
 import io.gpupool.collector.sim.BusyGpus;
@@ -53,7 +53,7 @@ public final class FleetCollector implements AutoCloseable {
             FunctionCounter.builder("gpupool.fleet.late.ticks", runner, FleetRunner::lateTicks).register(metrics.meterRegistry());
             FunctionCounter.builder("gpupool.fleet.skipped.ticks", runner, FleetRunner::skippedTicks).register(metrics.meterRegistry());
             Gauge.builder("gpupool.fleet.nodes", fleet, f -> f.spec().nodes()).register(metrics.meterRegistry());
-            server = MetricsServer.start("0.0.0.0", metricsPort, metrics.registry());
+            server = MetricsServer.start(metrics.registry(), "0.0.0.0", metricsPort);
         }
         runner.start();
         return new FleetCollector(fleet, publisher, runner, server);

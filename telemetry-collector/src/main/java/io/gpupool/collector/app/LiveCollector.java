@@ -12,7 +12,7 @@ import io.gpupool.collector.live.GpuSource;
 import io.gpupool.collector.live.NodeCollector;
 import io.gpupool.collector.live.NvidiaSmiCommand;
 import io.gpupool.collector.metrics.CollectorMetrics;
-import io.gpupool.collector.metrics.MetricsServer;
+import io.gpupool.metrics.MetricsServer;
 import io.gpupool.collector.nvidiasmi.TopoMatrix;
 import io.gpupool.collector.publish.PublisherTopics;
 import io.gpupool.collector.publish.TelemetryPublisher;
@@ -85,7 +85,7 @@ public final class LiveCollector implements AutoCloseable {
                 topics, o.bufferRecords());
         metrics.bindPublisher(publisher);
         publisher.awaitReady();
-        final MetricsServer server = o.metricsPort() < 0 ? null : MetricsServer.start("0.0.0.0", o.metricsPort(), metrics.registry());
+        final MetricsServer server = o.metricsPort() < 0 ? null : MetricsServer.start(metrics.registry(), "0.0.0.0", o.metricsPort());
         final CollectorLoop loop = new CollectorLoop(collector, publisher, metrics, o.interval(), Clock.systemUTC());
         loop.start();
         return new LiveCollector(publisher, loop, server, xids, metrics);

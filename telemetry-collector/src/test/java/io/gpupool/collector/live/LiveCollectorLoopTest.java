@@ -11,7 +11,7 @@ import io.gpupool.collector.fabric.StaticTopologyParser;
 import io.gpupool.collector.kernel.FileTailSource;
 import io.gpupool.collector.kernel.XidMonitor;
 import io.gpupool.collector.metrics.CollectorMetrics;
-import io.gpupool.collector.metrics.MetricsServer;
+import io.gpupool.metrics.MetricsServer;
 import io.gpupool.collector.publish.CollectingSink;
 import io.gpupool.collector.sysfs.InfinibandSysfsReader;
 import java.net.URI;
@@ -54,7 +54,7 @@ class LiveCollectorLoopTest {
         final CollectorMetrics metrics = new CollectorMetrics();
         final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
         try (CollectorLoop loop = new CollectorLoop(collector, sink, metrics, Duration.ofSeconds(1), clock);
-                MetricsServer server = MetricsServer.start("127.0.0.1", 0, metrics.registry())) {
+                MetricsServer server = MetricsServer.start(metrics.registry(), "127.0.0.1", 0)) {
             loop.pollOnce();
             assertThat(sink.inventories).hasSize(1);
             final NodeInventory inv = sink.inventories.get(0);

@@ -1,4 +1,4 @@
-package io.gpupool.collector.metrics;
+package io.gpupool.metrics;
 
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -8,7 +8,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Executors;
 
-/** Serves a Prometheus registry at /metrics on the JDK's own HTTP server. */
+/** Serves a Prometheus registry at GET /metrics on the JDK's own HTTP server (collectors, sinks). */
 public final class MetricsServer implements AutoCloseable {
     private final HttpServer server;
 
@@ -16,20 +16,25 @@ public final class MetricsServer implements AutoCloseable {
         this.server = server;
     }
 
-    /** @param port 0 for any free port */
-    public static MetricsServer start(final String host, final int port, final PrometheusMeterRegistry registry)
+    /** Starts on host:port (port 0: any free port). */
+    public static MetricsServer start(final PrometheusMeterRegistry registry, final String host, final int port)
             throws IOException {
         final HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
         server.createContext("/metrics", exchange -> {
             try (exchange) {
+                if (!"GET".equals(exchange.getRequestMethod())) {
+                    exchange.sendResponseHeaders(405, -1);
+                    return;
+                }
                 final byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
-                exchange.getResponseHeaders().add("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+                exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
                 exchange.sendResponseHeaders(200, body.length);
                 try (OutputStream out = exchange.getResponseBody()) {
                     out.write(body);
                 }
             }
         });
+        // a daemon thread: an open endpoint never keeps a stopping process alive
         server.setExecutor(Executors.newSingleThreadExecutor(r -> {
             final Thread t = new Thread(r, "metrics-http");
             t.setDaemon(true);
