@@ -129,9 +129,17 @@ final class LocalPipeline implements AutoCloseable {
         }
     }
 
+    /**
+     * A day, i.e. 24 minutes at the sink's 60x: no job ends while the test runs, so whichever jobs
+     * the scheduler places first, the others stay queued and the queue panels have data. (With an
+     * hour, the first jobs ended after a real minute, the waiting one started, and a late
+     * evaluation found the queue empty.)
+     */
+    private static final long RUNTIME_MILLIS = 24 * 3_600_000L;
+
     private static JobCommand submit(final String id, final String tenant, final int nodes, final int gpusPerNode) {
         final JobRequest request = JobRequest.newBuilder().setName(id).setTenant(tenant).setPool(POOL).setNodes(nodes)
-                .setGpusPerNode(gpusPerNode).setSimulatedRuntimeMillis(3_600_000L).build();
+                .setGpusPerNode(gpusPerNode).setSimulatedRuntimeMillis(RUNTIME_MILLIS).build();
         return JobCommand.newBuilder().setJobId(id).setCommandId(id + "-submit").setRequestedAt(Instant.now())
                 .setRequestedBy("deploy-tests").setCommand(JobSubmit.newBuilder().setRequest(request).build()).build();
     }
