@@ -155,6 +155,10 @@ class PipelineEndToEndTest {
         for (final String job : List.of("e2e-single", "e2e-node", "e2e-gang", "e2e-fraction")) {
             awaitEvent(job, JobEventType.COMPLETED);
         }
+        // each gang node reports its own completion, not necessarily together: wait for the second
+        final String firstGangNode = awaitEvent("e2e-gang", JobEventType.COMPLETED).getNodeId();
+        events.await(e -> e.getJobId().equals("e2e-gang") && e.getType() == JobEventType.COMPLETED
+                && !e.getNodeId().equals(firstGangNode), WAIT, "COMPLETED of e2e-gang on its second node");
         assertThat(events.all().stream().filter(e -> e.getJobId().equals("e2e-gang") && e.getType() == JobEventType.COMPLETED)
                 .map(JobEvent::getNodeId).collect(Collectors.toSet())).as("one completion per gang node").hasSize(2);
         final PlacementDecision placed = awaitDecision("e2e-island", DecisionOutcome.PLACED);
