@@ -101,8 +101,27 @@ final class LocalPipeline implements AutoCloseable {
             started.push(scheduler.get());
             targets.put("gpupool-scheduler", List.of("127.0.0.1:" + scheduler.get().httpPort()));
             schedulerRunning = true;
+            // The big job fits only a whole pool the scheduler already knows; arriving before the
+            // inventory it is rejected as larger than the pool, and nothing is left waiting.
+            awaitPoolGpus(scheduler.get().httpPort(), 4 * 8);
         }
         submitJobs(bootstrap, registry);
+    }
+
+    private static void awaitPoolGpus(final int httpPort, final int gpus) throws Exception {
+        final java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        final java.net.http.HttpRequest get = java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + httpPort + "/pools/" + POOL)).build();
+        final long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (System.nanoTime() < deadline) {
+            final java.net.http.HttpResponse<String> r = http.send(get, java.net.http.HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() == 200
+                    && new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.body()).path("gpus").path("total").asInt() >= gpus) {
+                return;
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("the scheduler did not see " + gpus + " GPUs in pool " + POOL + " within 90 s");
     }
 
     /** A few jobs of two tenants (one that must wait for the others), and one undecodable record for the DLQ. */
