@@ -77,17 +77,21 @@ public final class KafkaHistory implements AutoCloseable {
         if (!consumer.listTopics().containsKey(topic)) {
             return out;
         }
+        final SnapshotChunks.Assembler chunks = new SnapshotChunks.Assembler();
         for (final TopicPartition tp : partitions(topic)) {
             read(tp, 0, r -> {
-                if (r.value() == null) {
-                    return;
-                }
-                final EngineSnapshot s = EngineSnapshot.fromBytes(r.value());
-                if (pool == null || pool.equals(s.pool())) {
-                    out.computeIfAbsent(s.pool(), k -> new ArrayList<>()).add(s);
+                if (r.value() != null) {
+                    chunks.add(r.value());
                 }
             });
         }
+        chunks.complete().forEach((p, frames) -> {
+            if (pool == null || pool.equals(p)) {
+                for (final byte[] frame : frames) {
+                    out.computeIfAbsent(p, k -> new ArrayList<>()).add(EngineSnapshot.fromBytes(frame));
+                }
+            }
+        });
         out.values().forEach(l -> l.sort(Comparator.comparingLong(EngineSnapshot::offset)));
         return out;
     }

@@ -5,6 +5,7 @@ import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.JournalPosition;
 import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.PlacementDecision;
+import io.gpupool.scheduler.audit.SnapshotChunks;
 import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.PoolEngine;
 import io.gpupool.serde.RecordDecodeException;
@@ -160,8 +161,9 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
         // the same state on the snapshot topic, with the journal offset it covers: audit starts there
         final io.gpupool.scheduler.audit.EngineSnapshot published = new io.gpupool.scheduler.audit.EngineSnapshot(name,
                 covered.getPartition(), covered.getOffset(), covered.getTimestamp().toEpochMilli(), bytes);
-        context.forward(new Record<Object, Object>(io.gpupool.scheduler.audit.SnapshotTopic.key(name, pool.generation),
-                published.toBytes(), timestamp), SNAPSHOTS_SINK);
+        for (final SnapshotChunks.Chunk c : SnapshotChunks.split(name, pool.generation, published.toBytes())) {
+            context.forward(new Record<Object, Object>(c.key(), c.value(), timestamp), SNAPSHOTS_SINK);
+        }
     }
 
     private void emit(final String pool, final Applied applied, final long timestamp) {
