@@ -153,6 +153,7 @@ public final class PipelineBench {
             final boolean[] decided = new boolean[expectedJobs];
             final ArrayDeque<long[]> toComplete = new ArrayDeque<>(); // {due ms, job seq}
             long firstInWindow = 0;
+            long nextReport = start + 5_000;
             long decidedInWindow = 0;
             final long drainUntil = measureTo + 15_000;
             long target = -1;
@@ -191,6 +192,11 @@ public final class PipelineBench {
                         break;
                     }
                 }
+                if (now >= nextReport) {
+                    nextReport += 5_000;
+                    progress.println("bench: t=" + (now - start) / 1000 + "s decided=" + countDecided(decided) + " "
+                            + poolLine(app.engines()));
+                }
                 if (firstInWindow == 0 && now >= measureFrom) {
                     firstInWindow = now;
                     progress.println("bench: warm-up done, measuring");
@@ -209,6 +215,30 @@ public final class PipelineBench {
             figures.put("telemetry_records_per_s", String.format(Locale.ROOT, "%.0f",
                     telemetrySent.get() / ((System.currentTimeMillis() - start) / 1000.0)));
         }
+    }
+
+    private static long countDecided(final boolean[] decided) {
+        long n = 0;
+        for (final boolean d : decided) {
+            n += d ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** Queue and GPUs of the bench pool, as the placer sees them: where a collapse starts. */
+    private static String poolLine(final PoolEngines engines) {
+        return engines.pool(POOL).map(h -> h.read(e -> {
+            long allocated = 0;
+            long unhealthy = 0;
+            long total = 0;
+            for (final io.gpupool.scheduler.core.ModelCapacity m : e.capacity().byModel().values()) {
+                allocated += m.allocated();
+                unhealthy += m.unhealthy();
+                total += m.total();
+            }
+            return "queued=" + e.queueDepth().total() + " gpus_allocated=" + allocated + "/" + total
+                    + " unhealthy=" + unhealthy;
+        })).orElse("pool not yet known");
     }
 
     private static long countSent(final long[] sentAt, final long from, final long to) {
