@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** The dashboards' JSON: uids, datasource, grid, descriptions, template variables, provisioning. */
@@ -114,6 +116,40 @@ final class DashboardStructureTest {
         for (final Dashboards.Query q : Dashboards.queries()) {
             assertThat(q.resolved()).as(q.where() + " uses an unknown variable").doesNotContain("$");
         }
+        for (final Dashboards.Variable v : Dashboards.variables()) {
+            assertThat(Dashboards.resolve(v.selector(), Dashboards.VARIABLES)).as(v + " uses an unknown variable")
+                    .doesNotContain("$");
+        }
+    }
+
+    /**
+     * A collector series (per GPU, per port) named by a panel or variable, with its label matchers
+     * if any: by metric name, or by {@code __name__} inside the braces.
+     */
+    private static final Pattern COLLECTOR_SELECTOR = Pattern.compile(
+            "\\{__name__=~\"gpupool_(?:gpu|ib_port)_[^}]*}|(?<![\\w\"|])gpupool_(?:gpu|ib_port)_[a-z0-9_]*[a-z0-9](\\{[^}]*})?");
+
+    @Test
+    void perGpuAndPerPortSeriesAreFilteredByThePoolVariable() throws Exception {
+        final List<String> where = new ArrayList<>();
+        final List<String> exprs = new ArrayList<>();
+        Dashboards.queries().forEach(q -> {
+            where.add(q.where());
+            exprs.add(q.expr());
+        });
+        for (final Dashboards.Variable v : Dashboards.variables()) {
+            where.add(v.toString());
+            exprs.add(v.selector());
+        }
+        int seen = 0;
+        for (int i = 0; i < exprs.size(); i++) {
+            final Matcher m = COLLECTOR_SELECTOR.matcher(exprs.get(i));
+            while (m.find()) {
+                assertThat(m.group()).as(where.get(i) + ": collector series not filtered by pool").contains("pool=~\"$pool\"");
+                seen++;
+            }
+        }
+        assertThat(seen).as("collector series in the dashboards").isGreaterThan(20);
     }
 
     @Test

@@ -40,19 +40,24 @@ final class Dashboards {
         return out;
     }
 
+    /** The expression with the variables' values filled in. */
+    static String resolve(final String expr, final Map<String, String> values) {
+        String e = expr;
+        // Longest names first, so $__rate_interval is not read as $__range + rest.
+        for (final String k : values.keySet().stream().sorted((a, b) -> b.length() - a.length()).toList()) {
+            e = e.replace(k, values.get(k));
+        }
+        return e;
+    }
+
     /** One panel query, named for messages. */
     record Query(String where, String expr) {
         String resolved() {
-            String e = expr;
-            // Longest names first, so $__rate_interval is not read as $__range + rest.
-            for (final String k : VARIABLES.keySet().stream().sorted((a, b) -> b.length() - a.length()).toList()) {
-                e = e.replace(k, VARIABLES.get(k));
-            }
-            return e;
+            return resolve(expr, VARIABLES);
         }
     }
 
-    /** A template variable {@code label_values(selector, label)}. */
+    /** A template variable {@code label_values(selector, label)}; the selector may use other variables. */
     record Variable(String dashboard, String name, String selector, String label) {
     }
 

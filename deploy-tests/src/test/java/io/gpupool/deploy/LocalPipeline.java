@@ -30,6 +30,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -53,6 +55,7 @@ final class LocalPipeline implements AutoCloseable {
     private final Map<String, List<String>> targets = new LinkedHashMap<>();
     private LocalStack stack;
     private DcgmCapture dcgm;
+    private FleetCollector fleet;
     private boolean schedulerRunning;
 
     static LocalPipeline start(final Path dir) throws Exception {
@@ -75,7 +78,7 @@ final class LocalPipeline implements AutoCloseable {
             new TopicSetup(admin, Duration.ofSeconds(30)).apply(TopicCatalog.defaults().all(), false);
         }
 
-        final FleetCollector fleet = FleetCollector.start(new FleetSpec(POOL, 4, 8, 2, 2, 2, 0, 1), Duration.ofSeconds(1),
+        fleet = FleetCollector.start(new FleetSpec(POOL, 4, 8, 2, 2, 2, 0, 1), Duration.ofSeconds(1),
                 bootstrap, registry, PublisherTopics.defaults(), 1_000, 0);
         started.push(fleet);
         targets.put("gpupool-collector", List.of("127.0.0.1:" + fleet.metricsPort()));
@@ -178,6 +181,13 @@ final class LocalPipeline implements AutoCloseable {
 
     DcgmCapture dcgm() {
         return dcgm;
+    }
+
+    /** Leaf switches of the simulated fleet's nodes. */
+    Set<String> fleetLeaves() {
+        final Set<String> leaves = new TreeSet<>();
+        fleet.fleet().nodeIds().forEach(n -> leaves.add(fleet.fleet().inventory(n, Instant.EPOCH).getLeaf()));
+        return leaves;
     }
 
     @Override

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -19,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A real Prometheus scrapes the running local pipeline; every dashboard panel query, template
  * variable and alert rule is evaluated through its HTTP API. Each must parse; each panel and
  * variable must return data, except those fed only by the scheduler while it is not on the
- * classpath (printed as PENDING).
+ * classpath (printed as PENDING). Panels are evaluated with $pool set to the pipeline's pool, not
+ * All, so a series that lacks the pool label leaves its panel empty and fails the test.
  */
 final class PipelineMetricsTest {
 
@@ -39,11 +42,13 @@ final class PipelineMetricsTest {
                         + "queries of scheduler metrics are only parsed");
             }
 
+            final Map<String, String> values = new HashMap<>(Dashboards.VARIABLES);
+            values.put("$pool", LocalPipeline.POOL);
             final Map<String, String> mustHaveData = new LinkedHashMap<>();
             final Map<String, String> parseOnly = new LinkedHashMap<>();
             for (final Dashboards.Query q : Dashboards.queries()) {
                 final boolean waits = MetricNames.in(q.expr()).stream().anyMatch(pending::contains);
-                (waits ? parseOnly : mustHaveData).put(q.where(), q.resolved());
+                (waits ? parseOnly : mustHaveData).put(q.where(), Dashboards.resolve(q.expr(), values));
             }
             AlertRules.load().expressions().forEach((name, expr) -> parseOnly.put("alert " + name, expr));
             for (final Map.Entry<String, String> e : parseOnly.entrySet()) {
@@ -59,6 +64,9 @@ final class PipelineMetricsTest {
             }
             assertThat(empty).as("panels without data").isEmpty();
             assertThat(mustHaveData).as("strict panel queries").hasSizeGreaterThanOrEqualTo(20);
+            if (pipeline.schedulerRunning()) {
+                assertLeafUplinks(prometheus, pipeline.fleetLeaves(), values);
+            }
 
             final Set<String> known = new TreeSet<>();
             prometheus.api("/api/v1/label/__name__/values", Map.of()).path("data").forEach(n -> known.add(n.asText()));
@@ -76,7 +84,7 @@ final class PipelineMetricsTest {
             }
 
             for (final Dashboards.Variable v : Dashboards.variables()) {
-                final JsonNode r = prometheus.api("/api/v1/series", Map.of("match[]", v.selector()));
+                final JsonNode r = prometheus.api("/api/v1/series", Map.of("match[]", Dashboards.resolve(v.selector(), values)));
                 assertThat(r.path("status").asText()).as(v.toString()).isEqualTo("success");
                 if (MetricNames.in(v.selector()).stream().noneMatch(pending::contains)) {
                     assertThat(r.path("data")).as("series for variable " + v).isNotEmpty();
@@ -84,6 +92,29 @@ final class PipelineMetricsTest {
                 }
             }
         }
+    }
+
+    /** The Fabric leaf uplink panel: one ratio per leaf of the fleet, labelled with the pool. */
+    private static void assertLeafUplinks(final PrometheusServer prometheus, final Set<String> fleetLeaves,
+            final Map<String, String> values) throws Exception {
+        final Dashboards.Query panel = Dashboards.queries().stream()
+                .filter(q -> q.where().startsWith("fabric.json / Leaf uplink utilisation")).findFirst().orElseThrow();
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        final Map<String, Double> byLeaf = new TreeMap<>();
+        // The panel has data once one leaf has a figure; the fleet's other leaves follow within a tick.
+        while (true) {
+            byLeaf.clear();
+            for (final JsonNode r : prometheus.query(Dashboards.resolve(panel.expr(), values)).path("data").path("result")) {
+                assertThat(r.path("metric").path("pool").asText()).as(r.toString()).isEqualTo(LocalPipeline.POOL);
+                byLeaf.put(r.path("metric").path("leaf").asText(), r.path("value").get(1).asDouble());
+            }
+            if (byLeaf.keySet().containsAll(fleetLeaves) || System.nanoTime() > deadline) {
+                break;
+            }
+            Thread.sleep(1_000);
+        }
+        assertThat(byLeaf.keySet()).as("leaves with an uplink figure").containsAll(fleetLeaves);
+        assertThat(byLeaf.values()).allMatch(v -> v >= 0 && v <= 1, "a ratio between 0 and 1");
     }
 
     private static Set<String> usedMetricNames() throws Exception {

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeSet;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.KeyValue;
@@ -52,6 +53,8 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
     /** Derived from the node store at init: leaf -> node -> uplink utilisation, and the pools known. */
     private final Map<String, Map<String, Double>> uplinkByLeaf = new HashMap<>();
     private final TreeSet<String> pools = new TreeSet<>();
+    /** The per-leaf means of {@link #uplinkByLeaf}, exported; created at init (it needs the task id). */
+    private LeafUplinkGauges leafGauges;
     /**
      * The node store in memory (loaded at init; a task that fails is closed and re-initialised, so it
      * never outlives the store's committed state). State is written only when something stored changed: most samples change
@@ -77,6 +80,7 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
         this.context = ctx;
         this.nodes = ctx.getStateStore(NODE_STORE);
         this.leaves = ctx.getStateStore(LEAF_STORE);
+        this.leafGauges = new LeafUplinkGauges(metrics.registry(), ctx.taskId().toString());
         try (KeyValueIterator<String, byte[]> it = nodes.all()) {
             while (it.hasNext()) {
                 final KeyValue<String, byte[]> kv = it.next();
@@ -145,7 +149,9 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
         if (before != null && !before.pool.equals(inv.getPool())) {
             journal(before.pool, record, where, InventoryChange.newBuilder().setNodeId(nodeId).setRemoved(true)
                     .setInventory(null).build(), "inventory");
-            untrackUplink(nodeId, before);
+        }
+        if (before != null && (!before.pool.equals(inv.getPool()) || !Objects.equals(before.leaf, inv.getLeaf()))) {
+            untrackUplink(nodeId, before); // before it is updated below: a re-cabled node leaves its old leaf's mean
         }
         final NodeFacts f = before != null && before.pool.equals(inv.getPool()) ? before : new NodeFacts();
         final List<String> uuids = new ArrayList<>();
@@ -253,19 +259,12 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
         if (f.leaf == null) {
             return false;
         }
-        trackUplink(nodeId, f);
-        double sum = 0;
-        int n = 0;
-        for (final double pct : uplinkByLeaf.getOrDefault(f.leaf, Map.of()).values()) {
-            if (pct >= 0) {
-                sum += pct;
-                n++;
-            }
-        }
-        if (n == 0) {
+        final UplinkMean uplink = trackUplink(nodeId, f);
+        if (uplink.nodes() == 0) {
             return false;
         }
-        final double mean = sum / n;
+        final double mean = uplink.pct();
+        final int n = uplink.nodes();
         final CongestionLevel level = mean >= rules.congestionSeverePct() ? CongestionLevel.SEVERE
                 : mean >= rules.congestionModeratePct() ? CongestionLevel.MODERATE : CongestionLevel.NONE;
         final byte[] was = leaves.get(f.leaf);
@@ -284,10 +283,17 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
         return true;
     }
 
-    private void trackUplink(final String nodeId, final NodeFacts f) {
-        if (f.leaf != null) {
-            uplinkByLeaf.computeIfAbsent(f.leaf, l -> new HashMap<>()).put(nodeId, f.uplinkPct);
+    /** Mean uplink utilisation of a leaf's nodes (those with a known figure) in this task. */
+    private record UplinkMean(double pct, int nodes) {
+    }
+
+    /** Records the node's uplink figure under its leaf; the leaf's new mean, exported. Null without a leaf. */
+    private UplinkMean trackUplink(final String nodeId, final NodeFacts f) {
+        if (f.leaf == null) {
+            return null;
         }
+        uplinkByLeaf.computeIfAbsent(f.leaf, l -> new HashMap<>()).put(nodeId, f.uplinkPct);
+        return exportUplink(f.pool, f.leaf);
     }
 
     private void untrackUplink(final String nodeId, final NodeFacts f) {
@@ -296,6 +302,33 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
             if (m != null) {
                 m.remove(nodeId);
             }
+            exportUplink(f.pool, f.leaf);
+        }
+    }
+
+    /** The leaf's mean, which the congestion rule judges, set on its gauge (removed while there is none). */
+    private UplinkMean exportUplink(final String pool, final String leaf) {
+        double sum = 0;
+        int n = 0;
+        for (final double pct : uplinkByLeaf.getOrDefault(leaf, Map.of()).values()) {
+            if (pct >= 0) {
+                sum += pct;
+                n++;
+            }
+        }
+        final UplinkMean mean = new UplinkMean(n == 0 ? 0 : sum / n, n);
+        if (n == 0) {
+            leafGauges.remove(pool, leaf);
+        } else {
+            leafGauges.set(pool, leaf, mean.pct(), n);
+        }
+        return mean;
+    }
+
+    @Override
+    public void close() {
+        if (leafGauges != null) {
+            leafGauges.close();
         }
     }
 

@@ -1,6 +1,7 @@
 package io.gpupool.scheduler.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.gpupool.avro.CongestionChange;
 import io.gpupool.avro.CongestionLevel;
@@ -10,12 +11,16 @@ import io.gpupool.avro.GpuHealthChange;
 import io.gpupool.avro.GpuSamples;
 import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.LinkHealth;
+import io.gpupool.avro.LinkSample;
 import io.gpupool.avro.LinkSamples;
 import io.gpupool.avro.LinkStateChange;
 import io.gpupool.avro.PlacementDecision;
+import io.gpupool.avro.PortPhysState;
+import io.gpupool.avro.PortState;
 import io.gpupool.avro.Tick;
 import io.gpupool.avro.UtilisationBand;
 import io.gpupool.avro.UtilisationBandChange;
+import java.time.Instant;
 import java.util.List;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -121,11 +126,64 @@ class SequencerTelemetryTest {
         final LinkSamples busy1 = Fixtures.link("n1", true, 0, 2_000);
         busy1.getPorts().get(0).setTxBytesPerSec(48e9);
         h.link.pipeInput("n0", busy0, 2_000);
+        assertThat(uplink("leaf-a")).isCloseTo(0.98, within(1e-9));
         h.link.pipeInput("n1", busy1, 2_000);
         final List<CongestionChange> c = payloads().stream().filter(CongestionChange.class::isInstance)
                 .map(CongestionChange.class::cast).toList();
         assertThat(c).isNotEmpty();
         assertThat(c.get(c.size() - 1).getLevel()).isEqualTo(CongestionLevel.SEVERE);
         assertThat(c.get(0).getLeaf()).isEqualTo("leaf-a");
+        // the gauge is the figure the rule judges: 98 % (n0 alone) was journaled as SEVERE; n1's 96 %
+        // moves the mean to 97 %, which the gauge shows, but not the level, so nothing more is journaled
+        assertThat(c).singleElement().extracting(CongestionChange::getUplinkUtilisationPct).isEqualTo(98.0);
+        assertThat(uplink("leaf-a")).isCloseTo(0.97, within(1e-9));
+    }
+
+    @Test
+    void theLeafUplinkGaugeIsTheMeanOfItsNodesBusiestPortsAndFollowsNodesAcrossLeaves() {
+        // n0: 10 GB/s on a 400 Gb/s port (20 %) and 15 GB/s on a 200 Gb/s port (60 %): the busiest port counts
+        h.link.pipeInput("n0", sending("n0", 2_000, port("mlx5_0", 400, 10e9), port("mlx5_1", 200, 15e9)), 2_000);
+        // n1: 20 GB/s on a 400 Gb/s port (40 %)
+        h.link.pipeInput("n1", sending("n1", 2_000, port("mlx5_0", 400, 20e9)), 2_000);
+        // a node without a rate counts neither as a figure nor as a node
+        h.inventory.pipeInput("n2", Fixtures.node("p1", "n2", "leaf-a", 8), 2_000);
+        final LinkSamples unrated = sending("n2", 2_000, port("mlx5_0", 400, 30e9));
+        unrated.getPorts().get(0).setRateGbps(null);
+        h.link.pipeInput("n2", unrated, 2_000);
+        assertThat(uplink("leaf-a")).isCloseTo(0.50, within(1e-9));
+        assertThat(uplinkNodes("leaf-a")).isEqualTo(2);
+        assertThat(h.meters.get(LeafUplinkGauges.UTILIZATION).tags("pool", "p1", "leaf", "leaf-a", "task", "0_0").gauge())
+                .as("labelled with pool and the stage-1 task").isNotNull();
+
+        // n1 is re-cabled to leaf-b: it leaves leaf-a's mean and takes its figure along
+        h.inventory.pipeInput("n1", Fixtures.node("p1", "n1", "leaf-b", 8), 3_000);
+        assertThat(uplink("leaf-a")).isCloseTo(0.60, within(1e-9));
+        assertThat(uplinkNodes("leaf-a")).isEqualTo(1);
+        assertThat(uplink("leaf-b")).isCloseTo(0.40, within(1e-9));
+
+        // n0 leaves: no figure is left for leaf-a, and its series go rather than keep a stale value
+        h.inventory.pipeInput("n0", null, 4_000);
+        assertThat(h.meters.find(LeafUplinkGauges.UTILIZATION).tag("leaf", "leaf-a").gauge()).isNull();
+        assertThat(h.meters.find(LeafUplinkGauges.NODES).tag("leaf", "leaf-a").gauge()).isNull();
+        assertThat(uplink("leaf-b")).isCloseTo(0.40, within(1e-9));
+    }
+
+    private double uplink(final String leaf) {
+        return h.meters.get(LeafUplinkGauges.UTILIZATION).tag("leaf", leaf).gauge().value();
+    }
+
+    private double uplinkNodes(final String leaf) {
+        return h.meters.get(LeafUplinkGauges.NODES).tag("leaf", leaf).gauge().value();
+    }
+
+    private static LinkSample port(final String hca, final double rateGbps, final double txBytesPerSec) {
+        return LinkSample.newBuilder().setHca(hca).setPort(1).setState(PortState.ACTIVE).setPhysState(PortPhysState.LINK_UP)
+                .setLinkDowned(0L).setSymbolErrors(0L).setRcvErrors(0L).setRateGbps(rateGbps).setTxBytesPerSec(txBytesPerSec)
+                .build();
+    }
+
+    private static LinkSamples sending(final String node, final long at, final LinkSample... ports) {
+        return LinkSamples.newBuilder().setNodeId(node).setSampledAt(Instant.ofEpochMilli(at)).setSource("test")
+                .setPorts(List.of(ports)).build();
     }
 }

@@ -18,13 +18,16 @@ import java.util.function.ToDoubleFunction;
 /**
  * Per-GPU and per-port gauges of what the collector read, named after dcgm-exporter and
  * node_exporter's infiniband collector under {@code gpupool_}, so Grafana can show the hardware
- * without another exporter. A reading the source did not give shows as NaN, never 0.
+ * without another exporter. A reading the source did not give shows as NaN, never 0. Every series
+ * carries the node's pool (from its inventory), so dashboards filter them by pool like the
+ * scheduler's own gauges.
  */
 public final class HardwareGauges {
     private final MeterRegistry registry;
     private final Map<String, double[]> values = new ConcurrentHashMap<>();
     private final Map<String, String> modelByUuid = new ConcurrentHashMap<>();
     private final Map<String, String> layerByPort = new ConcurrentHashMap<>();
+    private final Map<String, String> poolByNode = new ConcurrentHashMap<>();
     /** Gauge keys each node's last GPU and link samples set: the rest of that node's gauges go NaN. */
     private final Map<String, java.util.Set<String>> keysByNodeAndKind = new ConcurrentHashMap<>();
 
@@ -32,8 +35,9 @@ public final class HardwareGauges {
         this.registry = registry;
     }
 
-    /** Remembers model and link layer labels, which samples do not carry. */
+    /** Remembers pool, model and link layer labels, which samples do not carry. */
     public void inventory(final NodeInventory inventory) {
+        poolByNode.put(inventory.getNodeId(), inventory.getPool());
         for (final GpuInfo g : inventory.getGpus()) {
             modelByUuid.put(g.getUuid(), g.getModel());
         }
@@ -45,7 +49,8 @@ public final class HardwareGauges {
         final String node = samples.getNodeId();
         final java.util.Set<String> touched = new java.util.HashSet<>();
         for (final GpuSample g : samples.getGpus()) {
-            final Tags tags = Tags.of("node", node, "gpu", g.getIndex() == null ? "" : g.getIndex().toString(),
+            final Tags tags = Tags.of("pool", pool(node), "node", node,
+                    "gpu", g.getIndex() == null ? "" : g.getIndex().toString(),
                     "uuid", g.getUuid(), "model", modelByUuid.getOrDefault(g.getUuid(), ""));
             set("gpupool.gpu.utilization.percent", "GPU utilization (DCGM_FI_DEV_GPU_UTIL)", tags, g.getUtilizationGpuPct());
             set("gpupool.gpu.memory.copy.utilization.percent", "Memory utilization (DCGM_FI_DEV_MEM_COPY_UTIL)", tags, g.getUtilizationMemoryPct());
@@ -89,7 +94,8 @@ public final class HardwareGauges {
         for (final LinkSample p : samples.getPorts()) {
             final String layer = p.getLinkLayer() != null ? p.getLinkLayer().name().toLowerCase(java.util.Locale.ROOT)
                     : layerByPort.getOrDefault(portKey(node, p.getHca(), p.getPort()), "unknown");
-            final Tags tags = Tags.of("node", node, "hca", p.getHca(), "port", Integer.toString(p.getPort()), "link_layer", layer);
+            final Tags tags = Tags.of("pool", pool(node), "node", node, "hca", p.getHca(),
+                    "port", Integer.toString(p.getPort()), "link_layer", layer);
             set("gpupool.ib.port.transmit.bytes.per.second", "Transmit rate from port_xmit_data x 4", tags, p.getTxBytesPerSec());
             set("gpupool.ib.port.receive.bytes.per.second", "Receive rate from port_rcv_data x 4", tags, p.getRxBytesPerSec());
             set("gpupool.ib.port.rate.gbps", "Link rate", tags, p.getRateGbps());
@@ -116,6 +122,11 @@ public final class HardwareGauges {
             return h;
         });
         holder[0] = value == null ? Double.NaN : value;
+    }
+
+    /** Empty (no label in Prometheus) until the node's inventory is seen; collectors publish it first. */
+    private String pool(final String node) {
+        return poolByNode.getOrDefault(node, "");
     }
 
     private static Double num(final Number n) {

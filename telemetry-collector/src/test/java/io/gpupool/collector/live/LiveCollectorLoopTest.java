@@ -89,10 +89,10 @@ class LiveCollectorLoopTest {
             final String scrape = HttpClient.newHttpClient().send(
                     HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
-            assertThat(scrape).contains("gpupool_gpu_utilization_percent{gpu=\"0\",model=\"NVIDIA H100 80GB HBM3\",node=\"gpu-node-1\",uuid=\"GPU-00000000-0000-0000-0000-000000000000\"} 100.0");
-            assertThat(scrape).contains("gpupool_ib_port_transmit_bytes_per_second{hca=\"mlx5_0\",link_layer=\"infiniband\",node=\"gpu-node-1\",port=\"1\"}");
+            assertThat(scrape).contains("gpupool_gpu_utilization_percent{gpu=\"0\",model=\"NVIDIA H100 80GB HBM3\",node=\"gpu-node-1\",pool=\"default\",uuid=\"GPU-00000000-0000-0000-0000-000000000000\"} 100.0");
+            assertThat(scrape).contains("gpupool_ib_port_transmit_bytes_per_second{hca=\"mlx5_0\",link_layer=\"infiniband\",node=\"gpu-node-1\",pool=\"default\",port=\"1\"}");
             assertThat(scrape).contains("gpupool_gpu_last_xid{gpu=\"1\"");
-            assertThat(scrape).contains("gpupool_ib_port_link_downed{hca=\"mlx5_1\",link_layer=\"infiniband\",node=\"gpu-node-1\",port=\"1\"} 255.0");
+            assertThat(scrape).contains("gpupool_ib_port_link_downed{hca=\"mlx5_1\",link_layer=\"infiniband\",node=\"gpu-node-1\",pool=\"default\",port=\"1\"} 255.0");
             assertThat(scrape).contains("gpupool_collector_poll_seconds_count 2");
         }
     }
