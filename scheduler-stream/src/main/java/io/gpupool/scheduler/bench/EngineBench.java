@@ -83,6 +83,8 @@ public final class EngineBench {
         out.put("queue_waiting_gangs", Integer.toString(busy.engine.queueDepth().total()));
         out.put("queue_pass_ops_per_s", Long.toString(perSecond(passes, q1 - q0)));
         out.put("queue_pass_ops_per_cpu_s", Long.toString(perSecond(passes, p1 - p0)));
+        // a standing queue: more offered than the pool holds, every submit and completion meets it
+        OverloadBench.run(o, Math.max(1, o.singleOps() / 20), 1.2, out, progress);
         // both engines are still live here: the figure for two pools after all the release traffic
         out.put("heap_mb_two_pools_after_run", Long.toString(Math.max(0, usedHeap() - heapBefore) / (1024 * 1024)));
         java.lang.ref.Reference.reachabilityFence(single);

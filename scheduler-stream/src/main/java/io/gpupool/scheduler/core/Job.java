@@ -8,6 +8,10 @@ final class Job {
     /** Submission order; the final tie-break of every queue ordering. */
     final long submitSeq;
     final long submitMs;
+    /** {@link QueuePass#shapeKey} of the request, computed once. */
+    final Object shape;
+    /** The queue-pass round in which the job (last) entered the queue: a round skips jobs it requeued itself. */
+    long enqueuedInRound;
     JobState state = JobState.QUEUED;
     List<NodeAssignment> placement = List.of();
     int[] slots = new int[0];
@@ -29,6 +33,7 @@ final class Job {
         this.spec = spec;
         this.submitSeq = submitSeq;
         this.submitMs = submitMs;
+        this.shape = QueuePass.shapeKey(spec);
         this.queuedSinceMs = submitMs;
     }
 

@@ -49,13 +49,20 @@ final class NodeState {
     int fragMixVersion = -1;
     /** Bumped on every change of allocation, health or description: keys the caches below. */
     int version;
-    /** Cached readiness for a reservation (see ReservationPlanner). */
-    int readyVersion = -1;
-    int readyK;
-    long readyCpu;
-    long readyMem;
-    long readyAt;
-    long readyValidUntil;
+    /**
+     * Cached readiness for a reservation, per GPU count asked (see ReservationPlanner): shapes take
+     * turns at the head of a mixed queue, and one slot for all of them would be recomputed every time.
+     */
+    final Readiness[] ready = new Readiness[NodeSpec.MAX_GPUS_PER_NODE + 1];
+
+    /** When the node has k GPUs and the CPU and memory free, as of node version and estimates. */
+    static final class Readiness {
+        int version = -1;
+        long cpu;
+        long mem;
+        long at;
+        long validUntil;
+    }
 
     /** Something about the node changed: drop what was cached about it. */
     void changed() {

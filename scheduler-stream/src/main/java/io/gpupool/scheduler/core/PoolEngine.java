@@ -52,6 +52,12 @@ public final class PoolEngine {
         inputTs = input.timestampMs();
         st.nowMs = Math.max(st.nowMs, inputTs);
         final boolean schedule;
+        if (!(input instanceof EngineInput.JobSubmit || input instanceof EngineInput.JobEvent
+                || input instanceof EngineInput.JobCancel || input instanceof EngineInput.NodeHeartbeat
+                || input instanceof EngineInput.GpuUtilisationFact)) {
+            // inventory, health, fabric or a tick: capacity may be lost, plans are replanned when next needed
+            st.plans.clear();
+        }
         if (input instanceof EngineInput.JobSubmit s) {
             schedule = submit(s.job());
         } else if (input instanceof EngineInput.JobEvent e) {
@@ -411,6 +417,11 @@ public final class PoolEngine {
                     s.cpuMilliPerNode(), s.memoryMibPerNode()));
         }
         st.queue.remove(job);
+        if (st.plans.size() > 0) {
+            final java.util.Set<String> on = new java.util.HashSet<>();
+            placement.forEach(a -> on.add(a.nodeId()));
+            st.plans.placedOn(on, st.backfillCheckedAgainst);
+        }
         job.placement = List.copyOf(placement);
         job.slots = c.slots.clone();
         job.state = JobState.PLACED;
@@ -554,18 +565,8 @@ public final class PoolEngine {
 
     private void enqueue(final Job j) {
         j.state = JobState.QUEUED;
-        // keep submission order so that a requeued job keeps its seniority
-        int lo = 0;
-        int hi = st.queue.size();
-        while (lo < hi) {
-            final int mid = (lo + hi) >>> 1;
-            if (st.queue.get(mid).submitSeq < j.submitSeq) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        st.queue.add(lo, j);
+        j.enqueuedInRound = st.rounds;
+        st.queue.add(j); // in submission order, so a requeued job keeps its seniority
     }
 
     private void queued(final Job j) {
@@ -772,7 +773,7 @@ public final class PoolEngine {
     /** Waiting jobs in the order the queue policy would consider them now. */
     public List<JobView> queuedJobs() {
         final List<JobView> out = new ArrayList<>();
-        for (final Job j : QueueOrder.order(st.queue, st, cfg)) {
+        for (final Job j : st.queue.policyOrdered(st, cfg)) {
             out.add(view(j));
         }
         return out;

@@ -32,11 +32,21 @@ final class PoolState {
     final LinkedHashMap<String, Job> activeJobs = new LinkedHashMap<>();
     /** Finished jobs kept for queries, oldest first. */
     final LinkedHashMap<String, Job> finishedJobs = new LinkedHashMap<>();
-    /** Waiting jobs in submission order; the queue policy sorts a copy when it runs. */
-    final List<Job> queue = new ArrayList<>();
+    /** Waiting jobs, in submission order and, per tenant, in policy order. */
+    final WaitingQueue queue = new WaitingQueue();
+    /** Queue-pass rounds so far (not persisted: only compared within one round). */
+    long rounds;
 
     /** The reservation the last queue pass made (explanations of waiting jobs refer to it). */
     Reservation reservation;
+
+    /** Reservation plans kept between passes (see {@link StandingPlans}). */
+    final StandingPlans plans = new StandingPlans();
+    /**
+     * Set only while the queue pass places a job it checked against the plan of this shape (the
+     * backfill rule): that placement leaves the plan standing. Null between inputs.
+     */
+    Object backfillCheckedAgainst;
 
     /** Preemptible jobs holding resources, per priority class: lets the pass skip victim searches. */
     final int[] preemptibleHolding = new int[PriorityClass.values().length];

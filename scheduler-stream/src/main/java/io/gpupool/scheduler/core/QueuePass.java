@@ -1,10 +1,9 @@
 package io.gpupool.scheduler.core;
 
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * One pass over the waiting jobs in queue order ({@link QueueOrder}). A job that fits is placed,
@@ -50,48 +49,76 @@ final class QueuePass {
         }
     }
 
-    /** One round; true when it evicted something (preemption or consolidation). */
+    /**
+     * One round; true when it evicted something (preemption or consolidation). Jobs come in policy
+     * order, read lazily. A shape that failed is not read again in the round (nothing is freed during
+     * a round except by eviction, which brings every shape back), nor one that backfill refuses for
+     * every waiting job of it (until something is placed): the round ends when no other job is left.
+     */
     private boolean round() {
-        final List<Job> order = QueueOrder.order(st.queue, st, cfg);
-        final Set<Object> failed = order.size() > 1 ? new HashSet<>() : null;
+        final long round = ++st.rounds;
+        final WaitingQueue.Walk order = st.queue.walk(st, cfg);
+        /* shapes the backfill rule refused, with the least estimate refused: same candidate, longer runs fail too */
+        final Map<Object, Long> refused = new HashMap<>();
+        final long[] leastLearned = {-1}; // computed once, when first needed
         Reservation reservation = null;
+        Object reservedShape = null;
         Job reserved = null;
         int preemptionAttempts = 0;
         boolean evicted = false;
-        for (final Job j : order) {
-            if (j.state != JobState.QUEUED || overQuota(j)) {
-                continue;
+        for (Job j = order.next(); j != null; j = order.next()) {
+            if (j.state != JobState.QUEUED || j.enqueuedInRound == round || overQuota(j)) {
+                continue; // placed or gone meanwhile, requeued by this round, or over its cap
             }
-            final Object shape = failed == null ? null : shapeKey(j.spec);
-            if (failed != null && failed.contains(shape)) {
+            final Long refusedAt = refused.get(j.shape);
+            final long estimate = reservation == null ? 0 : st.estimator.estimate(j.spec, cfg.defaultRuntimeMs());
+            if (refusedAt != null && estimate >= refusedAt) {
                 continue;
             }
             final Candidate c = placer.place(j.spec);
             if (c != null) {
-                if (reservation == null || backfillFits(j, c, reservation)) {
+                if (reservation == null) {
                     engine.allocate(j, c);
+                    refused.clear(); // the pool changed: candidates may differ
+                    order.resumeRefused();
+                } else if (backfillFits(j, c, reservation)) {
+                    st.backfillCheckedAgainst = reservedShape; // EASY: this placement cannot delay that plan
+                    try {
+                        engine.allocate(j, c);
+                    } finally {
+                        st.backfillCheckedAgainst = null;
+                    }
+                    refused.clear();
+                    order.resumeRefused();
+                } else {
+                    refused.merge(j.shape, estimate, Math::min);
+                    final long least = st.queue.leastEstimate(j.shape, () -> {
+                        if (leastLearned[0] < 0) {
+                            leastLearned[0] = st.estimator.leastLearned(cfg.defaultRuntimeMs());
+                        }
+                        return leastLearned[0];
+                    });
+                    if (least >= refused.get(j.shape)) {
+                        order.refuse(j.shape); // no waiting job of this shape is short enough
+                    }
                 }
                 continue;
             }
-            if (failed != null) {
-                failed.add(shape);
-            }
+            order.fail(j.shape);
             if (cfg.preemption() && preemptionAttempts < PREEMPTION_ATTEMPTS_PER_PASS && victims.anyFor(j, false)) {
                 preemptionAttempts++;
                 if (victims.evictFor(j, false)) {
                     evicted = true;
-                    if (failed != null) {
-                        failed.clear(); // capacity moved
-                    }
+                    refused.clear(); // capacity moved
+                    order.resume();
                     continue;
                 }
             }
             if (reservation == null && cfg.consolidationMaxEvictions() > 0 && scattered(j)
                     && victims.anyFor(j, true) && victims.evictFor(j, true)) {
                 evicted = true;
-                if (failed != null) {
-                    failed.clear();
-                }
+                refused.clear();
+                order.resume();
                 continue;
             }
             if (reservation == null) {
@@ -100,6 +127,7 @@ final class QueuePass {
                 }
                 reservation = reserve(j);
                 reserved = reservation == null ? null : j;
+                reservedShape = reservation == null ? null : j.shape;
             }
         }
         st.reservation = reservation;
@@ -127,6 +155,18 @@ final class QueuePass {
      * order of expected end until the job fits, then puts them all back exactly.
      */
     private Reservation reserve(final Job j) {
+        final StandingPlans.Plan standing = st.plans.get(j.spec, st.nowMs);
+        if (standing != null) {
+            return new Reservation(j.id(), standing.startAtMs(), standing.nodes());
+        }
+        final Reservation planned = plan(j);
+        if (planned != null) {
+            st.plans.put(j.spec, planned.startAtMs(), planned.nodes());
+        }
+        return planned;
+    }
+
+    private Reservation plan(final Job j) {
         if (j.spec.gpusPerNode() > 0 && !j.spec.isShare()) {
             return planner.plan(j);
         }
@@ -253,7 +293,7 @@ final class QueuePass {
 
     /** Reports (once) waiting jobs that can no longer meet their deadline; rejects those that asked. */
     void checkDeadlines() {
-        for (final Job j : List.copyOf(st.queue)) {
+        for (final Job j : st.queue.inSubmissionOrder()) {
             if (j.deadlineMissReported) {
                 continue;
             }
@@ -272,7 +312,8 @@ final class QueuePass {
         }
     }
 
-    private static Object shapeKey(final JobSpec s) {
+    /** What placement and planning read of a job: jobs with equal keys fit (or not) in the same places. */
+    static Object shapeKey(final JobSpec s) {
         return List.of(s.allowedModels(), s.nodes(), s.gpusPerNode(), s.gpuMilli(), s.gpuMemoryMib(),
                 s.cpuMilliPerNode(), s.memoryMibPerNode(), s.topology(), s.topologyRequired(), s.network());
     }

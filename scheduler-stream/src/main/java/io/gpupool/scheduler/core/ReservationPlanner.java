@@ -39,6 +39,7 @@ final class ReservationPlanner {
         }
         long[] keys = new long[64];
         int count = 0;
+        long first = Long.MAX_VALUE; // a single-node job needs only the earliest node: no sort
         for (final int m : placer.models(s)) {
             for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
                 for (final int slot : g.members) {
@@ -48,6 +49,10 @@ final class ReservationPlanner {
                     }
                     final long t = readyAt(n, s, k);
                     if (t != Long.MAX_VALUE && t - st.nowMs < (Long.MAX_VALUE >> 21)) {
+                        if (!multi) {
+                            first = Math.min(first, ((t - st.nowMs) << 20) | slot);
+                            continue;
+                        }
                         if (count == keys.length) {
                             keys = Arrays.copyOf(keys, count * 2);
                         }
@@ -56,6 +61,10 @@ final class ReservationPlanner {
                     }
                 }
             }
+        }
+        if (!multi) {
+            return first == Long.MAX_VALUE ? null : new Reservation(j.id(), st.nowMs + (first >>> 20),
+                    List.of(st.node((int) (first & (MAX_SLOTS - 1))).id()));
         }
         if (count < s.nodes()) {
             return null;
@@ -115,22 +124,26 @@ final class ReservationPlanner {
      * not reached the earliest estimated end used (after that an overdue job's end moves with time).
      */
     private long readyAt(final NodeState n, final JobSpec s, final int k) {
-        if (n.readyVersion == n.version && n.readyK == k && n.readyCpu == s.cpuMilliPerNode()
-                && n.readyMem == s.memoryMibPerNode() && st.nowMs < n.readyValidUntil) {
+        NodeState.Readiness r = n.ready[k];
+        if (r == null) {
+            r = new NodeState.Readiness();
+            n.ready[k] = r;
+        }
+        if (r.version == n.version && r.cpu == s.cpuMilliPerNode() && r.mem == s.memoryMibPerNode()
+                && st.nowMs < r.validUntil) {
             // "ready at a time already past" means ready now
-            return n.readyAt == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(st.nowMs, n.readyAt);
+            return r.at == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(st.nowMs, r.at);
         }
         long validUntil = Long.MAX_VALUE;
-        for (final Job r : n.jobs) {
-            validUntil = Math.min(validUntil, expectedEnd.applyAsLong(r));
+        for (final Job j : n.jobs) {
+            validUntil = Math.min(validUntil, expectedEnd.applyAsLong(j));
         }
         final long t = computeReadyAt(n, s, k);
-        n.readyVersion = n.version;
-        n.readyK = k;
-        n.readyCpu = s.cpuMilliPerNode();
-        n.readyMem = s.memoryMibPerNode();
-        n.readyAt = t;
-        n.readyValidUntil = validUntil;
+        r.version = n.version;
+        r.cpu = s.cpuMilliPerNode();
+        r.mem = s.memoryMibPerNode();
+        r.at = t;
+        r.validUntil = validUntil;
         return t;
     }
 

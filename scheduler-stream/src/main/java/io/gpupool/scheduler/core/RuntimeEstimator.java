@@ -56,6 +56,20 @@ final class RuntimeEstimator {
         return e < 0 ? defaultMs : e;
     }
 
+    /** The least estimate a job that asks for none can get: bounds what backfill may still let through. */
+    long leastLearned(final long defaultMs) {
+        long least = defaultMs;
+        for (final TreeMap<String, long[]> t : samples.values()) {
+            for (final long[] r : t.values()) {
+                final long q = quantile(r);
+                if (q >= 0) {
+                    least = Math.min(least, q);
+                }
+            }
+        }
+        return least;
+    }
+
     private long quantile(final long[] r) {
         if (r == null || r[0] < MIN_SAMPLES) {
             return -1;

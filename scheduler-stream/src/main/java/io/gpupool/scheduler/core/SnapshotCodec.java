@@ -19,7 +19,8 @@ import java.util.Map;
  */
 final class SnapshotCodec {
     private static final int MAGIC = 0x47505045; // "GPPE"
-    static final int VERSION = 1;
+    /** 2: reservation plans kept between passes (version 1 snapshots restore with none). */
+    static final int VERSION = 2;
 
     private SnapshotCodec() {
     }
@@ -88,6 +89,13 @@ final class SnapshotCodec {
                     }
                 }
             }
+            final List<StandingPlans.Plan> plans = st.plans.plans();
+            out.writeInt(plans.size());
+            for (final StandingPlans.Plan p : plans) {
+                spec(out, p.exemplar());
+                out.writeLong(p.startAtMs());
+                names(out, p.nodes());
+            }
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
@@ -101,7 +109,7 @@ final class SnapshotCodec {
                 throw new IllegalArgumentException("not a gpupool engine snapshot (bad magic)");
             }
             final int version = in.readInt();
-            if (version != VERSION) {
+            if (version < 1 || version > VERSION) {
                 throw new IllegalArgumentException("engine snapshot version " + version + " is not supported (this build reads "
                         + VERSION + ")");
             }
@@ -169,6 +177,12 @@ final class SnapshotCodec {
                         v[k] = in.readLong();
                     }
                     t.put(key, v);
+                }
+            }
+            if (version >= 2) {
+                final int plans = in.readInt();
+                for (int i = 0; i < plans; i++) {
+                    st.plans.put(readSpec(in), in.readLong(), readNames(in));
                 }
             }
             if (in.available() != 0) {
