@@ -38,6 +38,12 @@ final class PoolState {
     /** The reservation the last queue pass made (explanations of waiting jobs refer to it). */
     Reservation reservation;
 
+    /**
+     * Stream times of the consolidation moves (one per job moved) within {@code consolidation-window-ms},
+     * oldest first; kept only when a window budget is set.
+     */
+    final java.util.ArrayDeque<Long> consolidationMoves = new java.util.ArrayDeque<>();
+
     /** Preemptible jobs holding resources, per priority class: lets the pass skip victim searches. */
     final int[] preemptibleHolding = new int[PriorityClass.values().length];
 

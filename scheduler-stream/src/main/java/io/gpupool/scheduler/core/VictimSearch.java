@@ -1,5 +1,6 @@
 package io.gpupool.scheduler.core;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -15,8 +16,11 @@ import java.util.TreeSet;
  *
  * <p><b>Who may be a victim.</b> Preemption: preemptible jobs of a lower priority class, or (quota
  * reclaim) of another tenant over its guaranteed quota when the blocked job's tenant stays under its
- * own. Consolidation: preemptible jobs of the same or a lower class, at most
- * {@code consolidation-max-evictions} per move.
+ * own. Consolidation: preemptible jobs of the same or a lower class that consolidation has not moved
+ * (or placed by moving others) within {@code consolidation-cooldown-ms}; at most
+ * {@code consolidation-max-evictions} per move, and at most {@code consolidation-window-max-evictions}
+ * per {@code consolidation-window-ms} in the pool: a job is moved at most once per cooldown and the
+ * pool moves at most its budget per window, however the queue behaves.
  *
  * <p><b>Cost</b> of a victim set S, compared lexicographically, lower is cheaper:
  * <ol>
@@ -186,7 +190,7 @@ final class VictimSearch {
         final int jc = j.spec.priorityClass().ordinal();
         final int vc = v.spec.priorityClass().ordinal();
         if (consolidation) {
-            return vc <= jc;
+            return vc <= jc && !coolingDown(v);
         }
         if (vc < jc) {
             return true;
@@ -195,9 +199,27 @@ final class VictimSearch {
                 && overGuarantee(v.spec.tenant()) && !v.spec.tenant().equals(j.spec.tenant());
     }
 
-    /** Victims one consolidation may move. */
+    /** Consolidation moved the job, or moved others for it, less than the cooldown ago. */
+    private boolean coolingDown(final Job v) {
+        return cfg.consolidationCooldownMs() > 0 && v.consolidatedAtMs != Long.MIN_VALUE
+                && st.nowMs - v.consolidatedAtMs < cfg.consolidationCooldownMs();
+    }
+
+    /** Victims one consolidation may still move: the per-move bound and what the pool's window has left. */
     int consolidationLimit() {
-        return cfg.consolidationMaxEvictions();
+        int lim = cfg.consolidationMaxEvictions();
+        if (cfg.consolidationWindowMaxEvictions() > 0) {
+            lim = Math.min(lim, cfg.consolidationWindowMaxEvictions() - movesInWindow());
+        }
+        return lim;
+    }
+
+    private int movesInWindow() {
+        final ArrayDeque<Long> moves = st.consolidationMoves;
+        while (!moves.isEmpty() && moves.peekFirst() <= st.nowMs - cfg.consolidationWindowMs()) {
+            moves.pollFirst();
+        }
+        return moves.size();
     }
 
     private boolean underGuarantee(final String tenant, final long extraMilli) {
@@ -261,6 +283,15 @@ final class VictimSearch {
             engine.evict(v, new Reason(code, (consolidation ? "moved to make room for " : "preempted by ") + j.id()
                     + " (" + j.spec.priorityClass() + ", " + j.spec.nodes() + " x " + j.spec.gpusPerNode() + " GPUs)",
                     ev), j.id(), true);
+            if (consolidation) {
+                v.consolidatedAtMs = now;
+                if (cfg.consolidationWindowMaxEvictions() > 0) {
+                    st.consolidationMoves.addLast(now);
+                }
+            }
+        }
+        if (consolidation) {
+            j.consolidatedAtMs = now; // what was moved for it is not undone at once by moving it
         }
         final Candidate c = placer.place(j.spec);
         if (c == null) {
