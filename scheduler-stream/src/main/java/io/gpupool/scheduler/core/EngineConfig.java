@@ -38,6 +38,10 @@ import java.util.TreeSet;
  *                                    decrease in GPUs, frequencies normalised)), instead of the exact decrease
  * @param randomTies                  break ties between equally scored placements at random (seeded, per job)
  *                                    instead of by pool order, as FGD's simulator (kube-scheduler) does
+ * @param consolidationCooldownMs     stream time after consolidation moved a job (or moved others to place it)
+ *                                    during which consolidation does not move it; 0 disables
+ * @param consolidationWindowMs       the sliding window of the pool's consolidation budget
+ * @param consolidationWindowMaxEvictions jobs consolidation may move in the pool per window; 0: no pool budget
  */
 public record EngineConfig(String poolId, ScoringPolicy policy, long staleTelemetryTimeoutMs,
                            int temperatureThresholdC, boolean evictAndRequeueOnFailure,
@@ -45,7 +49,8 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
                            int fgdWindow, boolean backfill, boolean preemption, int consolidationMaxEvictions,
                            long defaultRuntimeMs, long fairShareHalfLifeMs, Map<String, TenantConfig> tenants,
                            double bestFitCpuWeight, long seed, boolean randomTies, int fgdPopularityPct,
-                           boolean fgdIntegerScore) {
+                           boolean fgdIntegerScore, long consolidationCooldownMs, long consolidationWindowMs,
+                           int consolidationWindowMaxEvictions) {
 
     public static final SortedSet<Integer> DEFAULT_CRITICAL_XIDS = Collections.unmodifiableSortedSet(
             new TreeSet<>(java.util.List.of(48, 63, 64, 74, 79, 92, 94, 95, 119, 120)));
@@ -60,14 +65,16 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
         }
         if (staleTelemetryTimeoutMs < 0 || finishedJobsRetained < 0 || fgdWindow < 1
                 || fgdPopularityPct < 1 || fgdPopularityPct > 100
-                || consolidationMaxEvictions < 0 || defaultRuntimeMs <= 0 || fairShareHalfLifeMs <= 0) {
+                || consolidationMaxEvictions < 0 || defaultRuntimeMs <= 0 || fairShareHalfLifeMs <= 0
+                || consolidationCooldownMs < 0 || consolidationWindowMs <= 0 || consolidationWindowMaxEvictions < 0) {
             throw new IllegalArgumentException("engine config: timeouts, window and counts must be positive");
         }
     }
 
     public static EngineConfig defaults(final String poolId) {
         return new EngineConfig(poolId, ScoringPolicy.BEST_FIT, 120_000, 90, true, DEFAULT_CRITICAL_XIDS, 5,
-                10_000, 2_000, true, true, 0, 3_600_000, 3_600_000, Map.of(), 0.0, 0L, false, 100, false);
+                10_000, 2_000, true, true, 0, 3_600_000, 3_600_000, Map.of(), 0.0, 0L, false, 100, false,
+                1_800_000, 3_600_000, 64);
     }
 
     public TenantConfig tenant(final String name) {
@@ -77,13 +84,15 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
     public EngineConfig withPolicy(final ScoringPolicy p) {
         return new EngineConfig(poolId, p, staleTelemetryTimeoutMs, temperatureThresholdC, evictAndRequeueOnFailure,
                 criticalXids, busyUtilisationPct, finishedJobsRetained, fgdWindow, backfill, preemption,
-                consolidationMaxEvictions, defaultRuntimeMs, fairShareHalfLifeMs, tenants, bestFitCpuWeight, seed, randomTies, fgdPopularityPct, fgdIntegerScore);
+                consolidationMaxEvictions, defaultRuntimeMs, fairShareHalfLifeMs, tenants, bestFitCpuWeight, seed, randomTies, fgdPopularityPct, fgdIntegerScore,
+                consolidationCooldownMs, consolidationWindowMs, consolidationWindowMaxEvictions);
     }
 
     /**
      * Builds a config from settings. Keys: pool, policy, stale-telemetry-timeout-ms, temperature-threshold-c,
      * evict-on-failure, critical-xids (comma list), busy-utilisation-pct, finished-jobs-retained, fgd-window,
-     * backfill, preemption, consolidation-max-evictions, default-runtime-ms, fair-share-half-life-ms, best-fit-cpu-weight,
+     * backfill, preemption, consolidation-max-evictions, consolidation-cooldown-ms, consolidation-window-ms,
+     * consolidation-window-max-evictions, default-runtime-ms, fair-share-half-life-ms, best-fit-cpu-weight,
      * seed, random-ties, fgd-popularity-pct, fgd-integer-score, tenant.NAME.guaranteed-gpus, tenant.NAME.weight, tenant.NAME.max-gpus. Unknown keys are an error
      * (a typo must not silently give a different policy).
      */
@@ -146,14 +155,19 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
                 parseLong(s.get("seed"), d.seed(), "seed"),
                 parseBool(s.get("random-ties"), d.randomTies(), "random-ties"),
                 parseInt(s.get("fgd-popularity-pct"), d.fgdPopularityPct(), "fgd-popularity-pct"),
-                parseBool(s.get("fgd-integer-score"), d.fgdIntegerScore(), "fgd-integer-score"));
+                parseBool(s.get("fgd-integer-score"), d.fgdIntegerScore(), "fgd-integer-score"),
+                parseLong(s.get("consolidation-cooldown-ms"), d.consolidationCooldownMs(), "consolidation-cooldown-ms"),
+                parseLong(s.get("consolidation-window-ms"), d.consolidationWindowMs(), "consolidation-window-ms"),
+                parseInt(s.get("consolidation-window-max-evictions"), d.consolidationWindowMaxEvictions(),
+                        "consolidation-window-max-evictions"));
     }
 
     private static final java.util.Set<String> KNOWN_KEYS = Collections.unmodifiableSet(new TreeSet<>(java.util.List.of(
             "pool", "policy", "stale-telemetry-timeout-ms", "temperature-threshold-c", "evict-on-failure",
             "critical-xids", "busy-utilisation-pct", "finished-jobs-retained", "fgd-window", "backfill",
             "preemption", "consolidation-max-evictions", "default-runtime-ms", "fair-share-half-life-ms",
-            "best-fit-cpu-weight", "seed", "random-ties", "fgd-popularity-pct", "fgd-integer-score")));
+            "best-fit-cpu-weight", "seed", "random-ties", "fgd-popularity-pct", "fgd-integer-score",
+            "consolidation-cooldown-ms", "consolidation-window-ms", "consolidation-window-max-evictions")));
 
     private static int parseInt(final String v, final int dflt, final String key) {
         if (v == null) {

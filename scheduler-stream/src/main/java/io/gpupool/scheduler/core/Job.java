@@ -28,6 +28,11 @@ final class Job {
     String preemptedBy = "";
     /** Deadline reported as unreachable once (reported, not repeated). */
     boolean deadlineMissReported;
+    /**
+     * Stream time consolidation last moved this job or moved others to place it ({@code Long.MIN_VALUE}:
+     * never); within {@code consolidation-cooldown-ms} of it consolidation leaves the job where it is.
+     */
+    long consolidatedAtMs = Long.MIN_VALUE;
 
     Job(final JobSpec spec, final long submitSeq, final long submitMs) {
         this.spec = spec;

@@ -613,6 +613,11 @@ public final class PoolEngine {
         return explainer;
     }
 
+    /** The engine's placer (read-only use: the tests' brute-force victim search asks it). */
+    Placer placer() {
+        return placer;
+    }
+
     // ------------------------------------------------------------------ snapshot
 
     /** The engine's whole state as deterministic bytes (same state, same bytes). */

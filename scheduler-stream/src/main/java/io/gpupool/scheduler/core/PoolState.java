@@ -47,6 +47,11 @@ final class PoolState {
      * backfill rule): that placement leaves the plan standing. Null between inputs.
      */
     Object backfillCheckedAgainst;
+    /**
+     * Stream times of the consolidation moves (one per job moved) within {@code consolidation-window-ms},
+     * oldest first; kept only when a window budget is set.
+     */
+    final java.util.ArrayDeque<Long> consolidationMoves = new java.util.ArrayDeque<>();
 
     /** Preemptible jobs holding resources, per priority class: lets the pass skip victim searches. */
     final int[] preemptibleHolding = new int[PriorityClass.values().length];

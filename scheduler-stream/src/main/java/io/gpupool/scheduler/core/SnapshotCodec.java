@@ -16,11 +16,16 @@ import java.util.Map;
  * The engine state as versioned bytes. Hand-written so that the same state always gives the same
  * bytes (every collection is written in a deterministic order) and old snapshots stay readable.
  * Derived structures (capacity index, shared-room sets, inventory totals) are rebuilt, not stored.
+ *
+ * <p>Versions: 1 as first released; 2 appends the consolidation guard (when each active job was last
+ * moved by consolidation, and the pool's recent moves). Version 1 snapshots still read, with no job
+ * cooling down and an empty window.
  */
 final class SnapshotCodec {
     private static final int MAGIC = 0x47505045; // "GPPE"
-    /** 2: reservation plans kept between passes (version 1 snapshots restore with none). */
-    static final int VERSION = 2;
+    /** 2: consolidation guard; 3: reservation plans kept between passes. Older ones restore without them. */
+    static final int VERSION = 3;
+    private static final int OLDEST_READABLE = 1;
 
     private SnapshotCodec() {
     }
@@ -89,6 +94,7 @@ final class SnapshotCodec {
                     }
                 }
             }
+            consolidation(out, st);
             final List<StandingPlans.Plan> plans = st.plans.plans();
             out.writeInt(plans.size());
             for (final StandingPlans.Plan p : plans) {
@@ -109,9 +115,9 @@ final class SnapshotCodec {
                 throw new IllegalArgumentException("not a gpupool engine snapshot (bad magic)");
             }
             final int version = in.readInt();
-            if (version < 1 || version > VERSION) {
+            if (version < OLDEST_READABLE || version > VERSION) {
                 throw new IllegalArgumentException("engine snapshot version " + version + " is not supported (this build reads "
-                        + VERSION + ")");
+                        + OLDEST_READABLE + " to " + VERSION + ")");
             }
             st.decisionSeq = in.readLong();
             st.submitSeq = in.readLong();
@@ -180,6 +186,9 @@ final class SnapshotCodec {
                 }
             }
             if (version >= 2) {
+                readConsolidation(in, st);
+            }
+            if (version >= 3) {
                 final int plans = in.readInt();
                 for (int i = 0; i < plans; i++) {
                     st.plans.put(readSpec(in), in.readLong(), readNames(in));
@@ -192,6 +201,44 @@ final class SnapshotCodec {
             throw new IllegalArgumentException("engine snapshot is truncated or corrupt: " + ex.getMessage(), ex);
         }
         e.rebuildDerived();
+    }
+
+    // ---- consolidation guard (version 2)
+
+    private static void consolidation(final DataOutputStream out, final PoolState st) throws IOException {
+        int moved = 0;
+        for (final Job j : st.activeJobs.values()) {
+            if (j.consolidatedAtMs != Long.MIN_VALUE) {
+                moved++;
+            }
+        }
+        out.writeInt(moved);
+        for (final Job j : st.activeJobs.values()) {
+            if (j.consolidatedAtMs != Long.MIN_VALUE) {
+                str(out, j.id());
+                out.writeLong(j.consolidatedAtMs);
+            }
+        }
+        out.writeInt(st.consolidationMoves.size());
+        for (final long t : st.consolidationMoves) {
+            out.writeLong(t);
+        }
+    }
+
+    private static void readConsolidation(final DataInputStream in, final PoolState st) throws IOException {
+        final int moved = in.readInt();
+        for (int i = 0; i < moved; i++) {
+            final Job j = st.activeJobs.get(str(in));
+            final long at = in.readLong();
+            if (j == null) {
+                throw new IOException("consolidation entry names a job that is not active");
+            }
+            j.consolidatedAtMs = at;
+        }
+        final int moves = in.readInt();
+        for (int i = 0; i < moves; i++) {
+            st.consolidationMoves.addLast(in.readLong());
+        }
     }
 
     // ---- nodes

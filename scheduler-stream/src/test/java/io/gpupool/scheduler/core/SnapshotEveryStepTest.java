@@ -28,4 +28,28 @@ class SnapshotEveryStepTest {
             }
         }
     }
+
+    /** The same with consolidation on and its guard tight, so that moves, cooldowns and the window matter. */
+    @Test
+    void withConsolidationAndItsGuardToo() {
+        int moves = 0;
+        for (long seed = 0; seed < 10; seed++) {
+            for (final ScoringPolicy policy : List.of(ScoringPolicy.BEST_FIT, ScoringPolicy.FGD)) {
+                final List<EngineInput> inputs = RandomStreams.stream(seed, 200);
+                final EngineConfig cfg = EngineConfig.fromSettings(java.util.Map.of("pool", "p", "policy",
+                        policy.policyName(), "consolidation-max-evictions", "3", "consolidation-cooldown-ms", "5000",
+                        "consolidation-window-ms", "20000", "consolidation-window-max-evictions", "4"));
+                final PoolEngine live = new PoolEngine(cfg);
+                for (int i = 0; i < inputs.size(); i++) {
+                    final PoolEngine copy = PoolEngine.restore(live.snapshot(), cfg);
+                    final EngineOutput a = live.apply(inputs.get(i));
+                    final EngineOutput b = copy.apply(inputs.get(i));
+                    assertEquals(a, b, "seed " + seed + " " + policy + " step " + i + ": " + inputs.get(i));
+                    EnginePropertiesTest.checkAccounting(live);
+                    moves += (int) a.decisions().stream().filter(d -> d.reason().code() == ReasonCode.CONSOLIDATED).count();
+                }
+            }
+        }
+        org.junit.jupiter.api.Assertions.assertTrue(moves > 0, "consolidation moved something");
+    }
 }
