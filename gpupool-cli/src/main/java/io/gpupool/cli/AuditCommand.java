@@ -7,6 +7,7 @@ import io.gpupool.scheduler.audit.AuditRange;
 import io.gpupool.scheduler.audit.AuditResult;
 import io.gpupool.scheduler.audit.Auditor;
 import io.gpupool.scheduler.audit.EngineSnapshot;
+import io.gpupool.scheduler.audit.RecordedCommands;
 import io.gpupool.scheduler.audit.RecordedDecisions;
 import java.io.PrintWriter;
 import java.util.HashMap;
@@ -22,11 +23,14 @@ import picocli.CommandLine.Option;
 /** {@code gpupool audit}: re-runs the engine over the recorded journal and proves every recorded decision. */
 @Command(name = "audit", mixinStandardHelpOptions = true,
         description = {
-            "Reads gpupool.journal and gpupool.decisions, re-runs the engine over the journal and compares every",
-            "recorded decision with the recomputed one (byte for byte; a field diff when they differ). Checks that no",
-            "GPU was over-allocated, every job was in one state, gangs were atomic and nothing was placed on unhealthy",
-            "capacity. Prints the first divergence with the journal entry behind it; the last line is",
-            "replayed=N matched=N divergent=N violations=N entries_per_s=N. Exit 1 on any divergence or violation."})
+            "Reads gpupool.journal, gpupool.decisions and gpupool.node-commands, re-runs the engine over the journal and",
+            "compares every recorded decision and node command with the recomputed one (byte for byte; a field diff",
+            "when they differ). Node commands are compared from where the node-commands topic still holds them all",
+            "(it has a retention period). Checks that no GPU was over-allocated, every job was in one state, gangs",
+            "were atomic and nothing was placed on unhealthy capacity. Prints the first divergent decision and the",
+            "first divergent node command with the journal entry behind each; the last line is",
+            "replayed=N matched=N divergent=N violations=N entries_per_s=N commands_matched=N commands_divergent=N",
+            "(matched/divergent: decisions). Exit 1 on any divergence or violation."})
 public final class AuditCommand implements Callable<Integer> {
 
     @Mixin
@@ -73,8 +77,9 @@ public final class AuditCommand implements Callable<Integer> {
                 final EngineSnapshot s = start.get(source.pool);
                 offsets.put(s.partition(), s.offset() + 1); // a pool lives on one partition: skip what the snapshot covers
             }
+            final RecordedCommands commands = h.history.nodeCommands(source.pool);
             final AuditResult r = new Auditor(HistorySource.configs(settings, decisions), start, range)
-                    .run(h.history.journal(source.pool, offsets), RecordedDecisions.of(decisions));
+                    .run(h.history.journal(source.pool, offsets), RecordedDecisions.of(decisions), commands);
             r.print(out);
             return r.passed() ? 0 : 1;
         }

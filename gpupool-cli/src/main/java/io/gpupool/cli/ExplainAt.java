@@ -85,7 +85,8 @@ public final class ExplainAt {
             final List<PlacementDecision> decisions = h.history.decisions(null);
             // the newest snapshot taken before the moment, per pool: no need to replay from the beginning
             final Map<String, EngineSnapshot> start = new HashMap<>();
-            h.history.snapshots(null).forEach((pool, list) -> list.stream().filter(s -> s.timestampMs() <= atMs)
+            h.history.snapshots(null).forEach((pool, list) -> list.stream()
+                    .filter(s -> s.timestampMs() <= atMs && s.hasJobBook())
                     .reduce((a, b) -> b).ifPresent(s -> start.put(pool, s)));
             final PointInTime.Explanation e = PointInTime.explain(h.history.journal(null, Map.of()), start, decisions,
                     jobId, atMs, HistorySource.configs(settings, decisions));

@@ -45,8 +45,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The recorded-history commands on a real scheduler run (both stages, exactly-once, on the shared
  * local broker): audit passes, from the whole journal and from a published engine snapshot; export,
- * replay and explain --at read the same history; then a forged decision and an injected journal entry
- * are each found and located.
+ * replay and explain --at read the same history; then a forged decision, a forged node command and an
+ * injected journal entry are each found and located.
  */
 @ExtendWith(LocalStackExtension.class)
 class HistoryCommandsOnStackTest {
@@ -106,20 +106,30 @@ class HistoryCommandsOnStackTest {
         }
         final List<String> at = List.of("--bootstrap-server", stack.bootstrapServers(), "--registry-url",
                 stack.requireRegistryUrl(), "--topic-name", "journal=" + topics.journal(), "--topic-name",
-                "decisions=" + topics.decisions());
+                "decisions=" + topics.decisions(), "--topic-name", "node-commands=" + topics.nodeCommands());
 
         final CliRun audit = run("audit", at);
         assertThat(audit.exitCode()).as(audit.out() + audit.err()).isZero();
         final String last = lastLine(audit.out());
-        assertThat(last).matches("replayed=\\d+ matched=\\d+ divergent=0 violations=0 entries_per_s=\\d+");
-        assertThat(Long.parseLong(last.replaceAll(".*matched=(\\d+).*", "$1"))).isGreaterThanOrEqualTo(16);
+        assertThat(last).matches("replayed=\\d+ matched=\\d+ divergent=0 violations=0 entries_per_s=\\d+"
+                + " commands_matched=\\d+ commands_divergent=0");
+        assertThat(Long.parseLong(last.replaceAll(".* matched=(\\d+).*", "$1"))).isGreaterThanOrEqualTo(16);
+        // every placed job got an allocate command, every completed one a release
+        assertThat(Long.parseLong(last.replaceAll(".*commands_matched=(\\d+).*", "$1"))).isGreaterThanOrEqualTo(12);
 
         // the local stack by its data directory (broker and registry from its stack.properties)
         final CliRun byDataDir = run("audit", List.of("--data-dir", stack.dataDir().toString(), "--topic-name",
-                "journal=" + topics.journal(), "--topic-name", "decisions=" + topics.decisions()));
+                "journal=" + topics.journal(), "--topic-name", "decisions=" + topics.decisions(), "--topic-name",
+                "node-commands=" + topics.nodeCommands()));
         assertThat(byDataDir.exitCode()).as(byDataDir.out() + byDataDir.err()).isZero();
-        assertThat(lastLine(byDataDir.out())).isEqualTo(last.replaceAll("entries_per_s=\\d+", "")
-                + lastLine(byDataDir.out()).replaceAll(".*(entries_per_s=\\d+)", "$1"));
+        assertThat(withoutRate(lastLine(byDataDir.out()))).isEqualTo(withoutRate(last));
+        // without the node-commands topic (another name): decisions only, and the report says why
+        final CliRun noCommands = run("audit", List.of("--bootstrap-server", stack.bootstrapServers(), "--registry-url",
+                stack.requireRegistryUrl(), "--topic-name", "journal=" + topics.journal(), "--topic-name",
+                "decisions=" + topics.decisions(), "--topic-name", "node-commands=" + prefix + ".no-such-topic"));
+        assertThat(noCommands.exitCode()).as(noCommands.out() + noCommands.err()).isZero();
+        assertThat(noCommands.out()).contains("node commands not compared: topic " + prefix + ".no-such-topic does not exist");
+        assertThat(lastLine(noCommands.out())).matches("replayed=\\d+ matched=\\d+ divergent=0 violations=0 entries_per_s=\\d+");
 
         // from the submit of 'big' onwards: the engine starts from the newest snapshot before it
         final long bigOffset = seen.stream().filter(r -> r.key().equals("big")).findFirst().orElseThrow().value()
@@ -134,8 +144,8 @@ class HistoryCommandsOnStackTest {
         // one pool, from its newest snapshot: the journal is read from the offset after it
         final CliRun onePool = run("audit", at, "--pool", "pool-h", "--snapshot", "latest");
         assertThat(onePool.exitCode()).as(onePool.out() + onePool.err()).isZero();
-        assertThat(lastLine(onePool.out())).isEqualTo(lastLine(latest.out()).replaceAll("entries_per_s=\\d+", "")
-                + lastLine(onePool.out()).replaceAll(".*(entries_per_s=\\d+)", "$1"));
+        assertThat(withoutRate(lastLine(onePool.out()))).isEqualTo(withoutRate(lastLine(latest.out())));
+        assertThat(lastLine(latest.out())).contains("commands_divergent=0").doesNotContain("commands_matched=0");
         assertThat(run("audit", at, "--pool", "no-such-pool").out()).contains("replayed=0 matched=0");
 
         final CliRun export = run("export", at);
@@ -166,9 +176,37 @@ class HistoryCommandsOnStackTest {
                     PlacementDecision.newBuilder(victim).setMessage("placed wherever").build())).get();
             final CliRun forged = run("audit", at);
             assertThat(forged.exitCode()).isEqualTo(1);
+            assertThat(lastLine(forged.out())).contains("divergent=1 ", "commands_divergent=0");
             assertThat(forged.out()).contains("first divergence: decision " + victim.getDecisionId(),
                     "journal " + victim.getCause().getPartition() + "@" + victim.getCause().getOffset(),
                     "differs in message: recorded=placed wherever");
+            // a forged node command: the allocation of the first placed job moved to another GPU
+            final io.gpupool.avro.NodeCommand allocate;
+            try (KafkaConsumer<String, io.gpupool.avro.NodeCommand> nc = new KafkaConsumer<>(
+                    stack.consumerConfig(stack.uniqueName("hist-c")), new StringDeserializer(),
+                    codecs.deserializer(io.gpupool.avro.NodeCommand.class))) {
+                nc.subscribe(List.of(topics.nodeCommands()));
+                io.gpupool.avro.NodeCommand found = null;
+                final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                while (found == null && System.nanoTime() < deadline) {
+                    for (final ConsumerRecord<String, io.gpupool.avro.NodeCommand> r : nc.poll(Duration.ofMillis(200))) {
+                        if (found == null && r.value().getType() == io.gpupool.avro.NodeCommandType.ALLOCATE) {
+                            found = r.value();
+                        }
+                    }
+                }
+                allocate = found;
+            }
+            assertThat(allocate).isNotNull();
+            final io.gpupool.avro.NodeCommand movedCommand = io.gpupool.avro.NodeCommand.newBuilder(allocate)
+                    .setCpuMilli(allocate.getCpuMilli() + 1).build();
+            producer.send(new ProducerRecord<>(topics.nodeCommands(), allocate.getNodeId().toString(), movedCommand)).get();
+            final CliRun forgedCommand = run("audit", at);
+            assertThat(forgedCommand.exitCode()).isEqualTo(1);
+            assertThat(forgedCommand.out()).contains("first node command divergence: command " + allocate.getCommandId()
+                    + " (ALLOCATE to node " + allocate.getNodeId() + ")", "differs in cpuMilli: recorded="
+                    + movedCommand.getCpuMilli());
+            assertThat(lastLine(forgedCommand.out())).contains("commands_divergent=1");
             final JournalEntry injected = JournalEntry.newBuilder().setPool("pool-h").setTimestamp(Instant.now())
                     .setSource(null).setPayload(JobCommand.newBuilder().setJobId("ghost").setCommandId("ghost-1")
                             .setCommand(JobSubmit.newBuilder().setRequest(request(1, 1)).build()).build()).build();
@@ -186,6 +224,10 @@ class HistoryCommandsOnStackTest {
         args.addAll(first);
         args.addAll(List.of(rest));
         return CliRun.of(args.toArray(new String[0]));
+    }
+
+    private static String withoutRate(final String line) {
+        return line.replaceAll("entries_per_s=\\d+", "");
     }
 
     private static String lastLine(final String out) {

@@ -9,7 +9,9 @@ import java.util.Map;
 /**
  * Which engine snapshot each pool starts from: {@code none} (the whole journal), {@code latest},
  * an offset (that pool's snapshot covering exactly that journal offset), or {@code auto}: the newest
- * snapshot before the audited range when the range has a start, else none.
+ * snapshot before the audited range when the range has a start, else none. Snapshots written by an
+ * older scheduler (format 1, without the job book) are passed over by auto and latest and refused
+ * when named by offset.
  */
 public final class SnapshotChoice {
     private SnapshotChoice() {
@@ -29,13 +31,19 @@ public final class SnapshotChoice {
             EngineSnapshot best = null;
             for (final EngineSnapshot s : e.getValue()) { // oldest first
                 final boolean fits = switch (c) {
-                    case "auto" -> s.offset() < range.fromOffset() || s.timestampMs() < range.fromMs();
-                    case "latest" -> s.offset() <= range.toOffset() && s.timestampMs() <= range.toMs();
+                    // a format-1 snapshot (older scheduler) lacks the job book: never chosen on its own
+                    case "auto" -> s.hasJobBook() && (s.offset() < range.fromOffset() || s.timestampMs() < range.fromMs());
+                    case "latest" -> s.hasJobBook() && s.offset() <= range.toOffset() && s.timestampMs() <= range.toMs();
                     default -> s.offset() == parse(c);
                 };
                 if (fits) {
                     best = s;
                 }
+            }
+            if (best != null && !best.hasJobBook()) {
+                throw new IllegalArgumentException(best.describe() + " was written by an older scheduler and lacks the"
+                        + " job book an audit needs (a resubmitted job id would look new); choose a newer snapshot or"
+                        + " --snapshot none; snapshots: " + describe(all));
             }
             if (best != null) {
                 chosen.put(e.getKey(), best);
@@ -59,7 +67,8 @@ public final class SnapshotChoice {
     public static String describe(final Map<String, List<EngineSnapshot>> all) {
         final StringBuilder sb = new StringBuilder();
         new java.util.TreeMap<>(all).forEach((pool, list) -> sb.append(pool).append(' ')
-                .append(list.stream().map(s -> Long.toString(s.offset())).toList()).append("; "));
+                .append(list.stream().map(s -> s.offset() + (s.hasJobBook() ? "" : " (format 1)")).toList())
+                .append("; "));
         return sb.length() == 0 ? "none" : sb.toString();
     }
 }

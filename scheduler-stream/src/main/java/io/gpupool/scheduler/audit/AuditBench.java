@@ -16,12 +16,13 @@ public final class AuditBench {
     public static AuditResult run(final int entries, final int nodes, final long seed, final PrintWriter out) {
         final EngineConfig config = EngineConfig.fromSettings(Map.of("pool", "bench"));
         final SyntheticHistory.Recording rec = SyntheticHistory.record("bench", nodes, entries, seed, config);
-        out.printf("recorded entries=%d decisions=%d nodes=%d%n", rec.journal().size(), rec.decisions().size(), nodes);
+        out.printf("recorded entries=%d decisions=%d node_commands=%d nodes=%d%n", rec.journal().size(),
+                rec.decisions().size(), rec.commands().size(), nodes);
         // one warm-up pass so that the figure is the JIT-compiled engine, as in a long audit
         new Auditor(p -> config, Map.of(), AuditRange.ALL).run(rec.journal().subList(0, Math.min(entries, 200_000))
-                .iterator(), RecordedDecisions.of(rec.decisions()));
+                .iterator(), RecordedDecisions.of(rec.decisions()), RecordedCommands.of(rec.commands()));
         final AuditResult r = new Auditor(p -> config, Map.of(), AuditRange.ALL).run(rec.journal().iterator(),
-                RecordedDecisions.of(rec.decisions()));
+                RecordedDecisions.of(rec.decisions()), RecordedCommands.of(rec.commands()));
         r.print(out);
         return r;
     }

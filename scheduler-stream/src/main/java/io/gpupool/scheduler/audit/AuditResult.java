@@ -6,19 +6,21 @@ import java.util.Map;
 
 /**
  * What an audit found. {@code replayed} counts the journal entries applied to an engine (warm-up
- * included), {@code matched} and {@code divergent} the decisions compared in the audited range.
+ * included), {@code matched} and {@code divergent} the decisions compared in the audited range;
+ * {@code commands} the same for the node commands.
  */
 public record AuditResult(long replayed, long compared, long matched, long divergent, Divergence firstDivergence,
                           long violationCount, List<Violation> violations, double seconds, double cpuSeconds,
-                          Map<String, Long> startedFromSnapshot) {
+                          Map<String, Long> startedFromSnapshot, CommandAudit commands) {
 
     public AuditResult {
         violations = List.copyOf(violations);
         startedFromSnapshot = Map.copyOf(startedFromSnapshot);
+        commands = commands == null ? CommandAudit.NONE : commands;
     }
 
     public boolean passed() {
-        return divergent == 0 && violationCount == 0;
+        return divergent == 0 && violationCount == 0 && commands.divergent() == 0;
     }
 
     public long entriesPerSecond() {
@@ -36,8 +38,24 @@ public record AuditResult(long replayed, long compared, long matched, long diver
                 out.printf("pool %s: started from the engine snapshot at journal offset %d%n", pool, offset));
         out.printf("entries replayed: %d; decisions compared: %d, matched: %d, divergent: %d%n", replayed, compared,
                 matched, divergent);
+        if (!commands.audited() && commands.whyNot() != null) {
+            out.println("node commands not compared: " + commands.whyNot());
+        }
+        if (commands.audited()) {
+            new java.util.TreeMap<>(commands.completeFrom()).forEach((partition, from) -> out.println(
+                    from == Long.MAX_VALUE
+                            ? "node commands of journal partition " + partition + " not compared: the node-commands topic"
+                                    + " no longer holds all of them (retention)"
+                            : "node commands compared from journal offset " + from + " of partition " + partition
+                                    + " on: older ones were deleted by the node-commands topic's retention"));
+            out.printf("node commands compared: %d, matched: %d, divergent: %d%n", commands.compared(),
+                    commands.matched(), commands.divergent());
+        }
         if (firstDivergence != null) {
             out.print(firstDivergence.describe());
+        }
+        if (commands.first() != null) {
+            out.print(commands.first().describe());
         }
         for (final Violation v : violations) {
             out.println(v.describe());
@@ -46,8 +64,9 @@ public record AuditResult(long replayed, long compared, long matched, long diver
             out.printf("... and %d more violations%n", violationCount - violations.size());
         }
         out.printf("seconds=%.3f cpu_seconds=%.3f entries_per_cpu_s=%d%n", seconds, cpuSeconds, entriesPerCpuSecond());
-        out.printf("replayed=%d matched=%d divergent=%d violations=%d entries_per_s=%d%n", replayed, matched, divergent,
-                violationCount, entriesPerSecond());
+        out.printf("replayed=%d matched=%d divergent=%d violations=%d entries_per_s=%d%s%n", replayed, matched, divergent,
+                violationCount, entriesPerSecond(), commands.audited()
+                        ? " commands_matched=" + commands.matched() + " commands_divergent=" + commands.divergent() : "");
         out.flush();
     }
 }

@@ -2,6 +2,7 @@ package io.gpupool.scheduler.audit;
 
 import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobSubmit;
+import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.PoolEngine;
@@ -16,9 +17,11 @@ import java.util.function.Function;
 
 /**
  * Re-runs the engine over recorded journal entries, through the same {@link JournalApplier} the
- * placer uses, and compares each recomputed decision with the recorded one caused by the same entry,
- * byte for byte on the Avro encoding (with a field diff when they differ). Checks the history's
- * invariants on the way. A pool may start from an engine snapshot: entries it covers are skipped.
+ * placer uses, and compares each recomputed decision and node command with the recorded one caused by
+ * the same entry, byte for byte on the Avro encoding (with a field diff when they differ). Checks the
+ * history's invariants on the way. A pool may start from an engine snapshot: entries it covers are
+ * skipped, and the snapshot's job book seeds the book of its journal partition. As in the placer
+ * (one task per journal partition), each journal partition has its own job book.
  */
 public final class Auditor {
     private static final int VIOLATIONS_KEPT = 20;
@@ -32,22 +35,48 @@ public final class Auditor {
      */
     public Auditor(final Function<String, EngineConfig> configs, final Map<String, EngineSnapshot> snapshots,
                    final AuditRange range) {
+        for (final EngineSnapshot s : snapshots.values()) {
+            if (!s.hasJobBook()) {
+                throw new IllegalArgumentException(s.describe() + " was written by an older scheduler and lacks"
+                        + " the job book that decisions depend on (a resubmitted job id would look new): audit from"
+                        + " a newer snapshot, or from the start of the journal (--snapshot none)");
+            }
+        }
         this.configs = configs;
         this.snapshots = Map.copyOf(snapshots);
         this.range = range;
     }
 
+    /** An audit of the decisions only. */
     public AuditResult run(final Iterator<JournalRecord> journal, final RecordedDecisions recorded) {
+        return run(journal, recorded, RecordedCommands.notAudited());
+    }
+
+    /** An audit of the decisions and of the node commands. */
+    public AuditResult run(final Iterator<JournalRecord> journal, final RecordedDecisions recorded,
+                           final RecordedCommands commands) {
         final long start = System.nanoTime();
         final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         final long cpuStart = threads.getCurrentThreadCpuTime();
-        final JournalApplier applier = JournalApplier.offline();
+        final Map<Integer, JournalApplier> appliers = new HashMap<>();
         final Map<String, PoolEngine> engines = new HashMap<>();
         final Map<String, String> poolOfJob = new HashMap<>();
         final InvariantChecker invariants = new InvariantChecker(VIOLATIONS_KEPT);
-        final DecisionBytes recordedBytes = new DecisionBytes();
-        final DecisionBytes recomputedBytes = new DecisionBytes();
+        final DecisionBytes<PlacementDecision> recordedBytes = DecisionBytes.decisions();
+        final DecisionBytes<PlacementDecision> recomputedBytes = DecisionBytes.decisions();
+        final DecisionBytes<NodeCommand> recordedCommandBytes = DecisionBytes.commands();
+        final DecisionBytes<NodeCommand> recomputedCommandBytes = DecisionBytes.commands();
         final Map<Integer, long[]> comparedSpan = new HashMap<>();
+        final Map<Integer, long[]> commandSpan = new HashMap<>();
+        long commandsCompared = 0;
+        long commandsMatched = 0;
+        long commandsDivergent = 0;
+        CommandDivergence firstCommand = null;
+        // per journal partition: its job book (applier) and compared spans, looked up when the partition changes
+        JournalApplier applier = null;
+        long[] span = null;
+        long[] cspan = null;
+        int applierPartition = Integer.MIN_VALUE;
         final Map<String, Long> fromSnapshot = new HashMap<>();
         long replayed = 0;
         long compared = 0;
@@ -60,6 +89,7 @@ public final class Auditor {
             invariants.seed(e);
             engines.put(snap.pool(), e);
             fromSnapshot.put(snap.pool(), snap.offset());
+            appliers.computeIfAbsent(snap.partition(), p -> JournalApplier.offline()).restoreJobBook(snap.jobBook());
         }
         while (journal.hasNext()) {
             final JournalRecord r = journal.next();
@@ -76,12 +106,17 @@ public final class Auditor {
                 invariants.submitted(c.getJobId().toString(), s.getRequest());
                 poolOfJob.put(c.getJobId().toString(), pool);
             }
+            if (r.partition() != applierPartition) {
+                applierPartition = r.partition();
+                applier = appliers.computeIfAbsent(applierPartition, p -> JournalApplier.offline());
+                span = comparedSpan.computeIfAbsent(applierPartition, p -> new long[] {Long.MAX_VALUE, -1});
+                cspan = commandSpan.computeIfAbsent(applierPartition, p -> new long[] {Long.MAX_VALUE, -1});
+            }
             final Applied applied = applier.apply(engine, r.entry(), r.position());
             replayed++;
             final Map<String, PlacementDecision> mine = recorded.take(r.partition(), r.offset());
             final boolean inRange = !range.before(r);
             if (inRange) {
-                final long[] span = comparedSpan.computeIfAbsent(r.partition(), p -> new long[] {Long.MAX_VALUE, -1});
                 span[0] = Math.min(span[0], r.offset());
                 span[1] = Math.max(span[1], r.offset());
             }
@@ -114,9 +149,57 @@ public final class Auditor {
                     }
                 }
             }
+            if (!inRange || !commands.compares(r.partition(), r.offset())) {
+                continue;
+            }
+            cspan[0] = Math.min(cspan[0], r.offset());
+            cspan[1] = Math.max(cspan[1], r.offset());
+            final Map<String, NodeCommand> recordedCommands = commands.take(r.partition(), r.offset());
+            final List<NodeCommand> recomputed = applied.commands();
+            Map<String, Integer> repeats = null;
+            for (final NodeCommand c : recomputed) {
+                String key = RecordedCommands.key(c);
+                if (recomputed.size() > 1) {
+                    repeats = repeats == null ? new HashMap<>() : repeats;
+                    final int n = repeats.merge(key, 1, Integer::sum);
+                    key = n == 1 ? key : key + "#" + n;
+                }
+                final NodeCommand rec = recordedCommands.remove(key);
+                commandsCompared++;
+                if (rec != null && Arrays.equals(recordedCommandBytes.of(rec), recomputedCommandBytes.of(c))) {
+                    commandsMatched++;
+                } else {
+                    commandsDivergent++;
+                    if (firstCommand == null) {
+                        firstCommand = new CommandDivergence(r, c.getCommandId(), rec, c, DecisionDiff.fields(rec, c));
+                    }
+                }
+            }
+            for (final NodeCommand rec : recordedCommands.values()) {
+                // recorded, but the placer would not have sent it (or not twice: a second record of one
+                // command, as a forger has to append it, is shown against the command the placer sent)
+                commandsCompared++;
+                commandsDivergent++;
+                if (firstCommand == null) {
+                    final NodeCommand same = recomputed.stream().filter(c -> c.getType() == rec.getType()
+                            && c.getCommandId().equals(rec.getCommandId())).findFirst().orElse(null);
+                    firstCommand = new CommandDivergence(r, rec.getCommandId(), rec, same, DecisionDiff.fields(rec, same));
+                }
+            }
         }
-        for (final Map.Entry<Integer, long[]> span : comparedSpan.entrySet()) {
-            for (final PlacementDecision rec : recorded.remaining(span.getKey(), span.getValue()[0], span.getValue()[1])) {
+        for (final Map.Entry<Integer, long[]> s : commandSpan.entrySet()) {
+            for (final NodeCommand rec : commands.remaining(s.getKey(), s.getValue()[0], s.getValue()[1])) {
+                commandsCompared++;
+                commandsDivergent++;
+                if (firstCommand == null) {
+                    firstCommand = new CommandDivergence(null, rec.getCommandId(), rec, null,
+                            List.of("cause: recorded node command names journal " + rec.getCause().getPartition() + "@"
+                                    + rec.getCause().getOffset() + ", which is not in the journal"));
+                }
+            }
+        }
+        for (final Map.Entry<Integer, long[]> s : comparedSpan.entrySet()) {
+            for (final PlacementDecision rec : recorded.remaining(s.getKey(), s.getValue()[0], s.getValue()[1])) {
                 compared++;
                 divergent++;
                 if (first == null) {
@@ -129,7 +212,10 @@ public final class Auditor {
         invariants.finish(engines, poolOfJob);
         final double seconds = (System.nanoTime() - start) / 1e9;
         final double cpu = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e9;
+        final CommandAudit commandAudit = commands.audited() ? new CommandAudit(true, null, commandsCompared,
+                commandsMatched, commandsDivergent, firstCommand, commands.completeFrom())
+                : new CommandAudit(false, commands.whyNotAudited(), 0, 0, 0, null, Map.of());
         return new AuditResult(replayed, compared, matched, divergent, first, invariants.count(),
-                invariants.violations(), seconds, cpu, fromSnapshot);
+                invariants.violations(), seconds, cpu, fromSnapshot, commandAudit);
     }
 }

@@ -1,5 +1,6 @@
 package io.gpupool.scheduler.audit;
 
+import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.PlacementDecision;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -7,18 +8,31 @@ import java.io.UncheckedIOException;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
- * A decision's Avro binary form without the registry framing: what "byte-equal" compares. The
- * schema id in the wire framing depends on the registry, not on the scheduler, so it is left out.
- * One instance per thread (it reuses its buffers).
+ * A decision's (or node command's) Avro binary form without the registry framing: what "byte-equal"
+ * compares. The schema id in the wire framing depends on the registry, not on the scheduler, so it is
+ * left out. One instance per thread (it reuses its buffers).
  */
-final class DecisionBytes {
-    private final SpecificDatumWriter<PlacementDecision> writer = new SpecificDatumWriter<>(PlacementDecision.class);
+final class DecisionBytes<T extends SpecificRecord> {
+    private final SpecificDatumWriter<T> writer;
     private final ByteArrayOutputStream out = new ByteArrayOutputStream(512);
     private BinaryEncoder encoder;
 
-    byte[] of(final PlacementDecision d) {
+    private DecisionBytes(final Class<T> type) {
+        this.writer = new SpecificDatumWriter<>(type);
+    }
+
+    static DecisionBytes<PlacementDecision> decisions() {
+        return new DecisionBytes<>(PlacementDecision.class);
+    }
+
+    static DecisionBytes<NodeCommand> commands() {
+        return new DecisionBytes<>(NodeCommand.class);
+    }
+
+    byte[] of(final T d) {
         out.reset();
         encoder = EncoderFactory.get().binaryEncoder(out, encoder);
         try {

@@ -1,6 +1,7 @@
 package io.gpupool.scheduler.audit;
 
 import io.gpupool.avro.JournalEntry;
+import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.registry.RegistryClientConfig;
 import io.gpupool.scheduler.stream.Codecs;
@@ -36,6 +37,7 @@ public final class KafkaHistory implements AutoCloseable {
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Deserializer<JournalEntry> journal;
     private final Deserializer<PlacementDecision> decisions;
+    private final Deserializer<NodeCommand> commands;
     private final TopicNames topics;
 
     /** @param clients bootstrap servers and any --command-config settings */
@@ -53,6 +55,7 @@ public final class KafkaHistory implements AutoCloseable {
         final Codecs codecs = new Codecs(AvroSerdeConfig.registry(serde), false);
         this.journal = codecs.deserializer(JournalEntry.class);
         this.decisions = codecs.deserializer(PlacementDecision.class);
+        this.commands = codecs.deserializer(NodeCommand.class);
         this.topics = topics;
     }
 
@@ -70,7 +73,52 @@ public final class KafkaHistory implements AutoCloseable {
         return out;
     }
 
-    /** The engine snapshots still on the compacted topic, per pool, oldest first. */
+    /**
+     * The recorded node commands (of one pool, or all when {@code pool} is null), with the journal
+     * offsets from which they are complete. The node-commands topic has a retention period while the
+     * journal is kept: when a partition of it has lost its oldest records, the commands of a journal
+     * partition are complete only from the first cause offset that partition still holds for it (and
+     * not at all when it holds none of that journal partition's commands any more).
+     */
+    public RecordedCommands nodeCommands(final String pool) {
+        if (!consumer.listTopics().containsKey(topics.nodeCommands())) {
+            return RecordedCommands.notAudited("topic " + topics.nodeCommands() + " does not exist on this cluster"
+                    + " (renamed? --topic-name node-commands=NAME)");
+        }
+        final List<NodeCommand> out = new ArrayList<>();
+        final Map<Integer, Long> completeFrom = new HashMap<>();
+        final List<Map<Integer, Long>> firstCauseOfTruncated = new ArrayList<>();
+        final List<TopicPartition> parts = partitions(topics.nodeCommands());
+        final Map<TopicPartition, Long> starts = consumer.beginningOffsets(parts);
+        for (final TopicPartition tp : parts) {
+            final Map<Integer, Long> firstCause = new HashMap<>();
+            read(tp, 0, r -> {
+                final NodeCommand c = commands.deserialize(tp.topic(), r.headers(), r.value());
+                if (c == null) {
+                    return;
+                }
+                firstCause.merge(c.getCause().getPartition(), c.getCause().getOffset(), Math::min);
+                if (pool == null || pool.equals(c.getPool().toString())) {
+                    out.add(c);
+                }
+            });
+            if (starts.get(tp) > 0) {
+                firstCauseOfTruncated.add(firstCause);
+            }
+        }
+        for (final Map<Integer, Long> firstCause : firstCauseOfTruncated) {
+            for (final TopicPartition journal : partitions(topics.journal())) {
+                final int jp = journal.partition();
+                completeFrom.merge(jp, firstCause.getOrDefault(jp, Long.MAX_VALUE), Math::max);
+            }
+        }
+        return RecordedCommands.of(out, completeFrom);
+    }
+
+    /**
+     * The engine snapshots still on the compacted topic, per pool, oldest first: chunks put back
+     * together, and whole records of schedulers from before the chunks (format 1) as they are.
+     */
     public Map<String, List<EngineSnapshot>> snapshots(final String pool) {
         final Map<String, List<EngineSnapshot>> out = new HashMap<>();
         final String topic = SnapshotTopic.name(topics.journal());
@@ -80,7 +128,15 @@ public final class KafkaHistory implements AutoCloseable {
         final SnapshotChunks.Assembler chunks = new SnapshotChunks.Assembler();
         for (final TopicPartition tp : partitions(topic)) {
             read(tp, 0, r -> {
-                if (r.value() != null) {
+                if (r.value() == null) {
+                    return;
+                }
+                if (EngineSnapshot.isWholeRecord(r.value())) {
+                    final EngineSnapshot s = EngineSnapshot.fromBytes(r.value()); // written before chunking
+                    if (pool == null || pool.equals(s.pool())) {
+                        out.computeIfAbsent(s.pool(), k -> new ArrayList<>()).add(s);
+                    }
+                } else {
                     chunks.add(r.value());
                 }
             });

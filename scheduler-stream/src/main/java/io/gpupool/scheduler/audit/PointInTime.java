@@ -73,7 +73,7 @@ public final class PointInTime {
     public static Explanation explain(final Iterator<JournalRecord> journal, final Map<String, EngineSnapshot> snapshots,
                                       final List<PlacementDecision> recorded, final String jobId, final long atMs,
                                       final Function<String, EngineConfig> configs) {
-        final JournalApplier applier = JournalApplier.offline();
+        final Map<Integer, JournalApplier> appliers = new HashMap<>(); // one job book per journal partition
         final Map<String, PoolEngine> engines = new HashMap<>();
         final Map<String, JournalRecord> lastOfPool = new HashMap<>();
         String pool = null;
@@ -83,7 +83,12 @@ public final class PointInTime {
             }
         }
         // pools start from their snapshot even when no later entry precedes the moment
-        snapshots.forEach((p, snap) -> engines.put(p, PoolEngine.restore(snap.engine(), configs.apply(p))));
+        snapshots.forEach((p, snap) -> {
+            engines.put(p, PoolEngine.restore(snap.engine(), configs.apply(p)));
+            if (snap.hasJobBook()) {
+                appliers.computeIfAbsent(snap.partition(), x -> JournalApplier.offline()).restoreJobBook(snap.jobBook());
+            }
+        });
         while (journal.hasNext()) {
             final JournalRecord r = journal.next();
             if (r.timestampMs() > atMs) {
@@ -99,7 +104,8 @@ public final class PointInTime {
                 pool = p;
             }
             final PoolEngine engine = engines.computeIfAbsent(p, x -> new PoolEngine(configs.apply(x)));
-            final Applied ignored = applier.apply(engine, r.entry(), r.position());
+            final Applied ignored = appliers.computeIfAbsent(r.partition(), x -> JournalApplier.offline())
+                    .apply(engine, r.entry(), r.position());
             lastOfPool.put(p, r);
         }
         final PoolEngine engine = pool == null ? null : engines.get(pool);

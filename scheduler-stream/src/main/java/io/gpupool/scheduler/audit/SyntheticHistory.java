@@ -13,6 +13,7 @@ import io.gpupool.avro.JobRequest;
 import io.gpupool.avro.JobSubmit;
 import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.LinkLayer;
+import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.NodeInventory;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.avro.SourceRef;
@@ -40,8 +41,8 @@ public final class SyntheticHistory {
     static final String MODEL = "NVIDIA H100 80GB HBM3";
     private static final long STEP_MS = 10;
 
-    /** A journal (one partition, offsets from 0) and the decisions it caused, in order. */
-    public record Recording(List<JournalRecord> journal, List<PlacementDecision> decisions) {
+    /** A journal (one partition, offsets from 0) and the decisions and node commands it caused, in order. */
+    public record Recording(List<JournalRecord> journal, List<PlacementDecision> decisions, List<NodeCommand> commands) {
     }
 
     private record Pending(long atMs, long seq, String jobId, JobEventType type, int run) {
@@ -60,6 +61,7 @@ public final class SyntheticHistory {
         final PoolEngine engine = new PoolEngine(config);
         final List<JournalRecord> journal = new ArrayList<>(entries);
         final List<PlacementDecision> decisions = new ArrayList<>();
+        final List<NodeCommand> commands = new ArrayList<>();
         final PriorityQueue<Pending> pending = new PriorityQueue<>((a, b) -> a.atMs != b.atMs
                 ? Long.compare(a.atMs, b.atMs) : Long.compare(a.seq, b.seq));
         final java.util.Map<String, Long> runtimes = new java.util.HashMap<>();
@@ -69,7 +71,7 @@ public final class SyntheticHistory {
         long seq = 0;
         int job = 0;
         for (int n = 0; n < nodes && journal.size() < entries; n++) {
-            add(journal, decisions, applier, engine, entry(pool, t, "n" + n, new InventoryChange("n" + n, false,
+            add(journal, decisions, commands, applier, engine, entry(pool, t, "n" + n, new InventoryChange("n" + n, false,
                     node(pool, "n" + n, "leaf-" + (n / 8), 8))));
         }
         while (journal.size() < entries) {
@@ -120,7 +122,7 @@ public final class SyntheticHistory {
                             .build();
                 }
             }
-            final Applied a = add(journal, decisions, applier, engine, entry(pool, t, key, payload));
+            final Applied a = add(journal, decisions, commands, applier, engine, entry(pool, t, key, payload));
             for (final PlacementDecision d : a.decisions()) {
                 final String id = d.getJobId().toString();
                 if (d.getOutcome() == DecisionOutcome.PLACED) {
@@ -132,15 +134,17 @@ public final class SyntheticHistory {
                 }
             }
         }
-        return new Recording(journal, decisions);
+        return new Recording(journal, decisions, commands);
     }
 
     private static Applied add(final List<JournalRecord> journal, final List<PlacementDecision> decisions,
-                               final JournalApplier applier, final PoolEngine engine, final JournalEntry e) {
+                               final List<NodeCommand> commands, final JournalApplier applier, final PoolEngine engine,
+                               final JournalEntry e) {
         final JournalRecord r = new JournalRecord(0, journal.size(), e);
         journal.add(r);
         final Applied a = applier.apply(engine, e, r.position());
         decisions.addAll(a.decisions());
+        commands.addAll(a.commands());
         return a;
     }
 

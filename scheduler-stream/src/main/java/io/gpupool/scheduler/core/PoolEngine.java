@@ -761,6 +761,14 @@ public final class PoolEngine {
         return Optional.ofNullable(st.reservation);
     }
 
+    /**
+     * Whether the job is live here (queued, placed or running): only a live job can still cause
+     * decisions and node commands. Cheap, unlike {@link #job}, which builds a view.
+     */
+    public boolean isLive(final String jobId) {
+        return st.activeJobs.containsKey(jobId);
+    }
+
     public Optional<JobView> job(final String jobId) {
         final Job j = st.job(jobId);
         return j == null ? Optional.empty() : Optional.of(view(j));

@@ -112,7 +112,9 @@ final class DecisionMapper {
             }
         }
         final io.gpupool.avro.NodeAssignment a = assignment(c.assignment(), rank, engine, uuids);
-        final JobRecord job = book.get(c.jobId());
+        final JobRecord known = book.get(c.jobId());
+        // a slim record (from a snapshot) has no request; only jobs that are no longer live have one
+        final JobRecord job = known == null || known.request() == null ? null : known;
         final Long estimate = job == null || job.request().getRuntimeEstimateMillis() == null
                 ? engine.job(c.jobId()).map(v -> v.runtimeEstimateMs()).orElse(null)
                 : job.request().getRuntimeEstimateMillis();

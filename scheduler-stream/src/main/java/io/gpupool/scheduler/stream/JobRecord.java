@@ -18,6 +18,10 @@ import org.apache.avro.specific.SpecificDatumWriter;
  * journal (so a re-applied entry is recognised as itself, a second submit as a duplicate), the
  * command id (a retried produce is ignored), and the request (node commands carry the job's name,
  * exec spec and runtime estimate to the sinks).
+ *
+ * <p>The request may be null in a <em>slim</em> record: what an engine snapshot keeps of a job that is
+ * no longer live (finished, rejected). Such a job can never cause a node command again (its id is
+ * taken: a second submit is a duplicate), so only its position and command id still matter.
  */
 record JobRecord(int partition, long offset, String commandId, JobRequest request) {
     private static final SpecificDatumWriter<JobRequest> WRITER = new SpecificDatumWriter<>(JobRequest.class);
@@ -27,12 +31,20 @@ record JobRecord(int partition, long offset, String commandId, JobRequest reques
         return partition == p && offset == o;
     }
 
+    /** Bytes of the header (partition, offset, command id length) and command id: a slim record's whole form. */
+    static int slimLength(final byte[] b) {
+        return 16 + ByteBuffer.wrap(b).getInt(12);
+    }
+
     byte[] toBytes() {
         try {
             final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
             final byte[] cmd = commandId.getBytes(StandardCharsets.UTF_8);
             out.write(ByteBuffer.allocate(16).putInt(partition).putLong(offset).putInt(cmd.length).array());
             out.write(cmd);
+            if (request == null) {
+                return out.toByteArray();
+            }
             final BinaryEncoder enc = EncoderFactory.get().binaryEncoder(out, null);
             WRITER.write(request, enc);
             enc.flush();
@@ -48,6 +60,9 @@ record JobRecord(int partition, long offset, String commandId, JobRequest reques
         final long o = buf.getLong();
         final int len = buf.getInt();
         final String cmd = new String(b, 16, len, StandardCharsets.UTF_8);
+        if (b.length == 16 + len) {
+            return new JobRecord(p, o, cmd, null); // slim
+        }
         final BinaryDecoder dec = DecoderFactory.get().binaryDecoder(b, 16 + len, b.length - 16 - len, null);
         try {
             return new JobRecord(p, o, cmd, READER.read(null, dec));

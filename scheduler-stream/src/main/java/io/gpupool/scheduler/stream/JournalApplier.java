@@ -40,9 +40,42 @@ public final class JournalApplier {
         this.book = book;
     }
 
-    /** An applier with its job book in memory, for offline replays. */
+    /**
+     * An applier with its job book in memory, for offline replays. Like the placer's book, it is the
+     * book of one journal partition: a replay of several partitions uses one applier per partition.
+     */
     public static JournalApplier offline() {
         return new JournalApplier(JobBook.inMemory());
+    }
+
+    /**
+     * The job book as the section an engine snapshot carries: every job id seen (a second submit of
+     * one is a duplicate), with the full request of each job still live in one of {@code engines}
+     * (its node commands need it) and only position and command id of the others.
+     */
+    public byte[] jobBookSnapshot(final java.util.Collection<PoolEngine> engines) {
+        return JobBookSection.write(book, id -> {
+            for (final PoolEngine e : engines) {
+                if (e.isLive(id)) {
+                    return true;
+                }
+            }
+            return false;
+        });
+    }
+
+    /**
+     * Adds the job book section of a snapshot ({@link #jobBookSnapshot}) to this applier's book, as
+     * the book was when the snapshot was taken. Sections of several pools of one partition may be
+     * added: a job's record is its first submit in all of them, and a full record wins over a slim one.
+     */
+    public void restoreJobBook(final byte[] section) {
+        JobBookSection.read(section, (id, record) -> {
+            final JobRecord known = book.get(id);
+            if (known == null || known.request() == null) {
+                book.put(id, record);
+            }
+        });
     }
 
     public Applied apply(final PoolEngine engine, final JournalEntry entry, final JournalPosition cause) {

@@ -18,7 +18,8 @@ import java.util.function.Function;
  */
 public final class JournalReplay {
     private final Function<String, EngineConfig> configs;
-    private final JournalApplier applier = JournalApplier.offline();
+    /** One job book per journal partition, as in the placer (one task per partition). */
+    private final Map<Integer, JournalApplier> appliers = new HashMap<>();
     private final Map<String, PoolEngine> engines = new HashMap<>();
     private final List<PlacementDecision> decisions = new ArrayList<>();
     private final List<NodeCommand> commands = new ArrayList<>();
@@ -29,7 +30,8 @@ public final class JournalReplay {
 
     public void apply(final JournalEntry entry, final int partition, final long offset) {
         final PoolEngine engine = engines.computeIfAbsent(entry.getPool(), p -> new PoolEngine(configs.apply(p)));
-        final Applied a = applier.apply(engine, entry, new JournalPosition(partition, offset, entry.getTimestamp()));
+        final Applied a = appliers.computeIfAbsent(partition, p -> JournalApplier.offline())
+                .apply(engine, entry, new JournalPosition(partition, offset, entry.getTimestamp()));
         decisions.addAll(a.decisions());
         commands.addAll(a.commands());
     }

@@ -86,6 +86,16 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
             public void put(final String jobId, final JobRecord record) {
                 jobs.put(jobId, record.toBytes());
             }
+
+            @Override
+            public void forEachInOrder(final java.util.function.BiConsumer<String, byte[]> each) {
+                try (org.apache.kafka.streams.state.KeyValueIterator<String, byte[]> it = jobs.all()) {
+                    while (it.hasNext()) {
+                        final org.apache.kafka.streams.KeyValue<String, byte[]> kv = it.next();
+                        each.accept(kv.key, kv.value);
+                    }
+                }
+            }
         });
         for (final EngineStore.Stored s : store.load()) {
             final PoolEngine engine = EngineRestorer.restore(s, configs.apply(s.pool()), applier, journal);
@@ -158,9 +168,15 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
         pool.generation++;
         pool.tailSize = 0;
         store.writeSnapshot(name, pool.generation, bytes);
-        // the same state on the snapshot topic, with the journal offset it covers: audit starts there
+        // The same state on the snapshot topic, with the journal offset it covers: audit starts there.
+        // With it the job book of this partition (the job store here, which a restart keeps through its
+        // changelog): without it, a replay from the snapshot would take a resubmitted job id for a new job.
+        // Only this thread changes the engines, so reading them here needs no lock.
+        final java.util.List<PoolEngine> engines = new java.util.ArrayList<>(pools.size());
+        pools.values().forEach(p -> engines.add(p.engine));
         final io.gpupool.scheduler.audit.EngineSnapshot published = new io.gpupool.scheduler.audit.EngineSnapshot(name,
-                covered.getPartition(), covered.getOffset(), covered.getTimestamp().toEpochMilli(), bytes);
+                covered.getPartition(), covered.getOffset(), covered.getTimestamp().toEpochMilli(), bytes,
+                applier.jobBookSnapshot(engines));
         for (final SnapshotChunks.Chunk c : SnapshotChunks.split(name, pool.generation, published.toBytes())) {
             context.forward(new Record<Object, Object>(c.key(), c.value(), timestamp), SNAPSHOTS_SINK);
         }

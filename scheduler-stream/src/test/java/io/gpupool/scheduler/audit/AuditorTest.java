@@ -8,9 +8,12 @@ import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobSubmit;
 import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.NodeAssignment;
+import io.gpupool.avro.NodeCommand;
+import io.gpupool.avro.NodeCommandType;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.PoolEngine;
+import io.gpupool.scheduler.stream.Applied;
 import io.gpupool.scheduler.stream.JournalApplier;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -34,6 +37,47 @@ class AuditorTest {
                                      final Map<String, EngineSnapshot> snapshots) {
         return new Auditor(p -> CONFIG, snapshots, AuditRange.ALL).run(journal.iterator(),
                 RecordedDecisions.of(decisions));
+    }
+
+    private static AuditResult audit(final List<JournalRecord> journal, final List<PlacementDecision> decisions,
+                                     final List<NodeCommand> commands, final Map<String, EngineSnapshot> snapshots) {
+        return new Auditor(p -> CONFIG, snapshots, AuditRange.ALL).run(journal.iterator(),
+                RecordedDecisions.of(decisions), RecordedCommands.of(commands));
+    }
+
+    /** What the placer records for a journal: its decisions and node commands, and its snapshot after entry {@code at}. */
+    private record Live(List<PlacementDecision> decisions, List<NodeCommand> commands, EngineSnapshot snapshot) {
+    }
+
+    private static Live live(final List<JournalRecord> journal, final int at) {
+        final PoolEngine engine = new PoolEngine(CONFIG);
+        final JournalApplier applier = JournalApplier.offline();
+        final List<PlacementDecision> decisions = new ArrayList<>();
+        final List<NodeCommand> commands = new ArrayList<>();
+        EngineSnapshot snap = null;
+        for (final JournalRecord r : journal) {
+            final Applied a = applier.apply(engine, r.entry(), r.position());
+            decisions.addAll(a.decisions());
+            commands.addAll(a.commands());
+            if (r.offset() == at) {
+                // as the placer publishes it (in chunks), read back
+                final EngineSnapshot s = new EngineSnapshot("p", 0, at, r.timestampMs(), engine.snapshot(),
+                        applier.jobBookSnapshot(List.of(engine)));
+                final SnapshotChunks.Assembler read = new SnapshotChunks.Assembler();
+                SnapshotChunks.split("p", 7, s.toBytes()).forEach(c -> read.add(c.value()));
+                snap = EngineSnapshot.fromBytes(read.complete().get("p").get(0));
+            }
+        }
+        return new Live(decisions, commands, snap);
+    }
+
+    private static JournalRecord submitAgain(final JobCommand first, final String commandId, final long offset,
+                                             final long t) {
+        final JobCommand again = JobCommand.newBuilder(first).setCommandId(commandId).build();
+        return new JournalRecord(0, offset, JournalEntry.newBuilder().setPool("p").setTimestamp(java.time.Instant.ofEpochMilli(t))
+                .setSource(io.gpupool.avro.SourceRef.newBuilder().setTopic("synthetic").setPartition(0).setOffset(0)
+                        .setTimestamp(java.time.Instant.ofEpochMilli(t)).setKey(first.getJobId()).build())
+                .setPayload(again).build());
     }
 
     @Test
@@ -112,14 +156,18 @@ class AuditorTest {
             applier.apply(engine, rec.journal().get(i).entry(), rec.journal().get(i).position());
         }
         final EngineSnapshot snap = EngineSnapshot.fromBytes(new EngineSnapshot("p", 0, at,
-                rec.journal().get(at).timestampMs(), engine.snapshot()).toBytes());
-        final AuditResult r = audit(rec.journal(), rec.decisions(), Map.of("p", snap));
+                rec.journal().get(at).timestampMs(), engine.snapshot(), applier.jobBookSnapshot(List.of(engine))).toBytes());
+        final AuditResult r = audit(rec.journal(), rec.decisions(), rec.commands(), Map.of("p", snap));
         assertThat(r.replayed()).isEqualTo(rec.journal().size() - at - 1);
         assertThat(r.startedFromSnapshot()).containsEntry("p", (long) at);
         assertThat(r.divergent()).isZero();
         assertThat(r.violationCount()).as(String.valueOf(r.violations())).isZero();
         final long after = rec.decisions().stream().filter(d -> d.getCause().getOffset() > at).count();
         assertThat(r.matched()).isEqualTo(after);
+        // node commands after the snapshot carry the job's name and tenant: the book kept the live jobs' requests
+        final long commandsAfter = rec.commands().stream().filter(c -> c.getCause().getOffset() > at).count();
+        assertThat(r.commands().matched()).isEqualTo(commandsAfter).isPositive();
+        assertThat(r.commands().divergent()).isZero();
 
         final List<PlacementDecision> tampered = new ArrayList<>(rec.decisions());
         final int last = tampered.size() - 1;
@@ -127,6 +175,156 @@ class AuditorTest {
         final AuditResult t = audit(rec.journal(), tampered, Map.of("p", snap));
         assertThat(t.divergent()).isEqualTo(1);
         assertThat(t.firstDivergence().fieldDiffs()).singleElement().asString().startsWith("message:");
+    }
+
+    @Test
+    void aJobIdResubmittedAfterTheSnapshotIsADuplicateInTheAuditFromTheSnapshotToo() {
+        // job X: submitted, placed, completed, all before the snapshot
+        final int at = 12_345;
+        JobCommand x = null;
+        for (int i = 0; i < 2_000 && x == null; i++) {
+            if (rec.journal().get(i).entry().getPayload() instanceof JobCommand c && c.getCommand() instanceof JobSubmit) {
+                final String id = c.getJobId();
+                final boolean completedBefore = rec.journal().subList(i, at).stream().anyMatch(r ->
+                        r.entry().getPayload() instanceof io.gpupool.avro.JobEvent e && e.getJobId().equals(id)
+                                && e.getType() == io.gpupool.avro.JobEventType.COMPLETED);
+                x = completedBefore ? c : null;
+            }
+        }
+        assertThat(x).isNotNull();
+        // after the snapshot: X submitted again under a new command id (a duplicate), and the first
+        // command produced again (a retry: ignored), then the rest of the history
+        final List<JournalRecord> journal = new ArrayList<>();
+        for (final JournalRecord r : rec.journal()) {
+            if (r.offset() == at + 100) {
+                journal.add(submitAgain(x, "resubmit-" + x.getJobId(), journal.size(), r.timestampMs()));
+                journal.add(submitAgain(x, x.getCommandId(), journal.size(), r.timestampMs()));
+            }
+            journal.add(new JournalRecord(0, journal.size(), r.entry()));
+        }
+        final Live live = live(journal, at);
+        final String xId = x.getJobId();
+        assertThat(live.decisions().stream().filter(d -> d.getCause().getOffset() == at + 100))
+                .singleElement().satisfies(d -> {
+                    assertThat(d.getJobId()).isEqualTo(xId);
+                    assertThat(d.getOutcome()).isEqualTo(DecisionOutcome.REJECTED);
+                    assertThat(d.getReasonCode()).isEqualTo("DUPLICATE_JOB");
+                });
+        assertThat(live.decisions().stream().filter(d -> d.getCause().getOffset() == at + 101)).isEmpty();
+
+        final AuditResult r = audit(journal, live.decisions(), live.commands(), Map.of("p", live.snapshot()));
+        assertThat(r.startedFromSnapshot()).containsEntry("p", (long) at);
+        assertThat(r.divergent()).as(r.firstDivergence() == null ? "" : r.firstDivergence().describe()).isZero();
+        assertThat(r.commands().divergent()).isZero();
+        assertThat(r.commands().matched()).isPositive();
+        assertThat(r.violationCount()).as(String.valueOf(r.violations())).isZero();
+        assertThat(r.passed()).isTrue();
+
+        // the same snapshot without its job book: the resubmitted X looks new, the audit diverges there
+        final EngineSnapshot bookless = new EngineSnapshot("p", 0, at, live.snapshot().timestampMs(),
+                live.snapshot().engine(), JournalApplier.offline().jobBookSnapshot(List.of()));
+        final AuditResult wrong = audit(journal, live.decisions(), live.commands(), Map.of("p", bookless));
+        assertThat(wrong.divergent()).isPositive();
+        assertThat(wrong.firstDivergence().entry().offset()).isEqualTo(at + 100);
+
+        // tampering after the snapshot is still found: the duplicate's rejection reworded
+        final List<PlacementDecision> tampered = new ArrayList<>(live.decisions());
+        final int k = tampered.indexOf(tampered.stream().filter(d -> d.getCause().getOffset() == at + 100).findFirst()
+                .orElseThrow());
+        tampered.set(k, PlacementDecision.newBuilder(tampered.get(k)).setReasonCode("OK").build());
+        final AuditResult t = audit(journal, tampered, live.commands(), Map.of("p", live.snapshot()));
+        assertThat(t.divergent()).isEqualTo(1);
+        assertThat(t.firstDivergence().fieldDiffs()).singleElement().asString().startsWith("reasonCode:");
+    }
+
+    @Test
+    void aSnapshotOfAnOlderSchedulerWithoutTheJobBookIsRefusedWithAReason() {
+        // format 1 as older schedulers wrote it: magic, version 1, pool, partition, offset, timestamp, engine
+        final java.nio.ByteBuffer v1 = java.nio.ByteBuffer.allocate(4 + 4 + 2 + 1 + 4 + 8 + 8 + 4 + 3);
+        v1.putInt(0x47505342).putInt(1).putShort((short) 1).put((byte) 'p').putInt(0).putLong(99).putLong(5)
+                .putInt(3).put(new byte[] {1, 2, 3});
+        assertThat(EngineSnapshot.isWholeRecord(v1.array())).isTrue(); // on the topic before chunking
+        assertThat(EngineSnapshot.isWholeRecord(SnapshotChunks.split("p", 1, v1.array()).get(0).value())).isFalse();
+        final EngineSnapshot old = EngineSnapshot.fromBytes(v1.array());
+        assertThat(old.offset()).isEqualTo(99);
+        assertThat(old.hasJobBook()).isFalse();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Auditor(p -> CONFIG, Map.of("p", old), AuditRange.ALL))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("journal 0@99", "older scheduler", "job book", "--snapshot none");
+        final byte[] future = v1.array().clone();
+        future[7] = 9;
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> EngineSnapshot.fromBytes(future))
+                .hasMessageContaining("version 9 is not supported");
+    }
+
+    @Test
+    void aTamperedNodeCommandIsFoundAndLocatedWithBothVersions() {
+        final List<NodeCommand> tampered = new ArrayList<>(rec.commands());
+        int i = 100;
+        while (tampered.get(i).getType() != NodeCommandType.ALLOCATE) {
+            i++;
+        }
+        final NodeCommand original = tampered.get(i);
+        final NodeCommand forged = NodeCommand.newBuilder(original).setCpuMilli(original.getCpuMilli() + 1).build();
+        tampered.set(i, forged);
+
+        final AuditResult r = audit(rec.journal(), rec.decisions(), tampered, Map.of());
+        assertThat(r.passed()).isFalse();
+        assertThat(r.divergent()).isZero();
+        assertThat(r.commands().divergent()).isEqualTo(1);
+        assertThat(r.commands().matched()).isEqualTo(rec.commands().size() - 1);
+        final CommandDivergence d = r.commands().first();
+        assertThat(d.commandId()).isEqualTo(original.getCommandId());
+        assertThat(d.entry().offset()).isEqualTo(original.getCause().getOffset());
+        assertThat(d.recorded()).isEqualTo(forged);
+        assertThat(d.recomputed()).isEqualTo(original);
+        assertThat(d.fieldDiffs()).singleElement().asString().startsWith("cpuMilli: recorded=" + forged.getCpuMilli());
+        final StringWriter out = new StringWriter();
+        r.print(new PrintWriter(out));
+        assertThat(out.toString()).contains("first node command divergence: command " + original.getCommandId()
+                        + " (ALLOCATE to node " + original.getNodeId() + ")",
+                "journal 0@" + original.getCause().getOffset(), "recorded:", "recomputed:", "differs in cpuMilli:");
+        assertThat(out.toString()).containsPattern("(?m)^replayed=20000 matched=\\d+ divergent=0 violations=0"
+                + " entries_per_s=\\d+ commands_matched=" + (rec.commands().size() - 1) + " commands_divergent=1$");
+
+        // a recorded command dropped, and one the placer never sent added: both are divergences
+        final List<NodeCommand> dropped = new ArrayList<>(rec.commands());
+        final NodeCommand gone = dropped.remove(i);
+        final AuditResult g = audit(rec.journal(), rec.decisions(), dropped, Map.of());
+        assertThat(g.commands().divergent()).isEqualTo(1);
+        assertThat(g.commands().first().recorded()).isNull();
+        assertThat(g.commands().first().recomputed()).isEqualTo(gone);
+        final List<NodeCommand> extra = new ArrayList<>(rec.commands());
+        extra.add(i, NodeCommand.newBuilder(original).setCommandId(original.getCommandId() + "-x").build());
+        final AuditResult e = audit(rec.journal(), rec.decisions(), extra, Map.of());
+        assertThat(e.commands().divergent()).isEqualTo(1);
+        assertThat(e.commands().first().recomputed()).isNull();
+        // a forged copy appended after the original (a topic cannot be rewritten): shown against the original
+        final List<NodeCommand> appended = new ArrayList<>(rec.commands());
+        appended.add(i + 1, forged);
+        final AuditResult a = audit(rec.journal(), rec.decisions(), appended, Map.of());
+        assertThat(a.commands().divergent()).isEqualTo(1);
+        assertThat(a.commands().matched()).isEqualTo(rec.commands().size());
+        assertThat(a.commands().first().recorded()).isEqualTo(forged);
+        assertThat(a.commands().first().recomputed()).isEqualTo(original);
+        assertThat(a.commands().first().fieldDiffs()).singleElement().asString().startsWith("cpuMilli:");
+    }
+
+    @Test
+    void nodeCommandsOlderThanTheTopicStillHoldsAreNotCompared() {
+        final NodeCommand kept = rec.commands().get(rec.commands().size() / 2);
+        final long from = kept.getCause().getOffset();
+        // retention deleted every command before 'from', and one forged command lies before it too
+        final List<NodeCommand> left = new ArrayList<>(rec.commands().stream()
+                .filter(c -> c.getCause().getOffset() >= from).toList());
+        left.add(0, NodeCommand.newBuilder(rec.commands().get(0)).setCpuMilli(1L).build());
+        final AuditResult r = new Auditor(p -> CONFIG, Map.of(), AuditRange.ALL).run(rec.journal().iterator(),
+                RecordedDecisions.of(rec.decisions()), RecordedCommands.of(left, Map.of(0, from)));
+        assertThat(r.passed()).isTrue();
+        assertThat(r.commands().matched()).isEqualTo(left.size() - 1);
+        final StringWriter out = new StringWriter();
+        r.print(new PrintWriter(out));
+        assertThat(out.toString()).contains("node commands compared from journal offset " + from + " of partition 0");
     }
 
     @Test

@@ -84,6 +84,11 @@ class RestoreAndReplayTest {
                 public void put(final String jobId, final JobRecord record) {
                     // the store already holds what the live run wrote
                 }
+
+                @Override
+                public void forEachInOrder(final java.util.function.BiConsumer<String, byte[]> each) {
+                    throw new UnsupportedOperationException("not snapshotted here");
+                }
             });
             final List<EngineStore.Stored> stored = new EngineStore(snapshots, tail).load();
             assertThat(stored).extracting(EngineStore.Stored::pool).containsExactlyInAnyOrder("p1", "p2");
