@@ -11,13 +11,82 @@ final class Explainer {
     private static final int EXAMPLES = 3;
     private final PoolState st;
     private final Placer placer;
+    private final ModelStats stats;
+    /** Whether any GPU is unhealthy or any node's link impaired, as of {@link PoolState#impairmentVersion}. */
+    private int impairedAsOf = -1;
+    private boolean impaired;
 
-    Explainer(final PoolState st, final Placer placer) {
+    Explainer(final PoolState st, final Placer placer, final ModelStats stats) {
         this.st = st;
         this.placer = placer;
+        this.stats = stats;
     }
 
     Reason whyNot(final JobSpec job) {
+        final Reason quick = tooFewFreeGpus(job);
+        return quick != null ? quick : whyNotByScan(job);
+    }
+
+    /**
+     * The common answer without walking every GPU: a whole-GPU job in a pool with nothing unhealthy
+     * and no impaired link, and fewer free GPUs than it needs. The walk would find exactly this
+     * (no unhealthy or link examples to show); with a standing queue it ran for every waiting job.
+     * Null when the walk is needed.
+     */
+    private Reason tooFewFreeGpus(final JobSpec job) {
+        final int[] models = placer.models(job);
+        if (job.isShare() || models.length == 0 || st.nodesById.isEmpty() || impaired()) {
+            return null;
+        }
+        final ModelStats totals = stats.current(st);
+        long total = 0;
+        long free = 0;
+        for (final int m : models) {
+            total += totals.totalGpus[m];
+            for (int b = 1; b <= NodeSpec.MAX_GPUS_PER_NODE; b++) {
+                free += (long) b * st.index.modelCount(m, b);
+            }
+        }
+        final long need = (long) job.nodes() * job.gpusPerNode();
+        if (free >= need) {
+            return null;
+        }
+        final String what = what(job);
+        final Map<String, String> ev = new LinkedHashMap<>();
+        ev.put("needs", what);
+        ev.put("gpus_total", Long.toString(total));
+        ev.put("gpus_free_healthy", Long.toString(free));
+        ev.put("gpus_unhealthy", "0");
+        return new Reason(ReasonCode.INSUFFICIENT_FREE_GPUS, "needs " + what + "; " + free + " of " + total
+                + " free, 0 unhealthy", ev);
+    }
+
+    private boolean impaired() {
+        if (impairedAsOf != st.impairmentVersion) {
+            boolean any = false;
+            for (final NodeState s : st.slots) {
+                if (s != null && (!s.linkOk() || s.unhealthyCount() > 0)) {
+                    any = true;
+                    break;
+                }
+            }
+            impaired = any;
+            impairedAsOf = st.impairmentVersion;
+        }
+        return impaired;
+    }
+
+    private static String what(final JobSpec job) {
+        final String modelText = job.allowedModels().isEmpty() ? "" : String.join("|", job.allowedModels()) + " ";
+        final int k = job.gpusPerNode();
+        final int n = job.nodes();
+        return job.isShare()
+                ? job.gpuMilli() + " milli-GPU of one " + modelText + "GPU"
+                : n > 1 ? n + " nodes x " + k + " " + modelText + "GPUs" : k + " " + modelText + "GPUs on one node";
+    }
+
+    /** The full answer: every node and GPU of the allowed models looked at. */
+    Reason whyNotByScan(final JobSpec job) {
         final int[] models = placer.models(job);
         final String modelText = job.allowedModels().isEmpty() ? "" : String.join("|", job.allowedModels()) + " ";
         if (models.length == 0 || st.nodesById.isEmpty()) {
@@ -102,9 +171,7 @@ final class Explainer {
             }
         }
         final Map<String, String> ev = new LinkedHashMap<>();
-        final String what = job.isShare()
-                ? job.gpuMilli() + " milli-GPU of one " + modelText + "GPU"
-                : multi ? n + " nodes x " + k + " " + modelText + "GPUs" : k + " " + modelText + "GPUs on one node";
+        final String what = what(job);
         ev.put("needs", what);
         ev.put("gpus_total", Long.toString(total));
         ev.put("gpus_free_healthy", Long.toString(freeHealthy));

@@ -31,7 +31,7 @@ public final class PoolEngine {
         this.st = new PoolState(config);
         this.placer = new Placer(st, config, stats);
         this.validator = new Validator(st, stats, placer);
-        this.explainer = new Explainer(st, placer);
+        this.explainer = new Explainer(st, placer, stats);
         this.health = new Health(config);
         this.pass = new QueuePass(this, st, config, placer);
     }
@@ -95,6 +95,7 @@ public final class PoolEngine {
     // ------------------------------------------------------------------ inventory
 
     private boolean upsertNode(final NodeSpec spec) {
+        st.impairmentVersion++;
         final NodeState old = st.nodesById.get(spec.nodeId());
         final String model = spec.gpuModel() == null ? PoolState.CPU_ONLY : spec.gpuModel();
         if (old != null && old.gpuCount == spec.gpus().size() && st.models.name(old.modelIndex).equals(model)) {
@@ -127,6 +128,7 @@ public final class PoolEngine {
     }
 
     private boolean removeNode(final String nodeId) {
+        st.impairmentVersion++;
         final NodeState n = st.nodesById.get(nodeId);
         if (n == null) {
             return false;
@@ -164,6 +166,7 @@ public final class PoolEngine {
         }
         final int oldFree = n.freeWhole;
         final boolean oldLink = n.linkOk();
+        st.impairmentVersion++;
         n.healthBits[gpu] = bits;
         n.changed();
         n.freeWhole = n.recountFreeWhole();
@@ -224,6 +227,7 @@ public final class PoolEngine {
         final int oldFree = n.freeWhole;
         final boolean oldOk = n.linkOk();
         final String condition = !f.up() ? "down" : f.flapping() ? "flapping" : f.errorsRising() ? "errors rising" : null;
+        st.impairmentVersion++;
         if (condition == null) {
             n.badPorts.remove(f.port());
         } else {

@@ -40,6 +40,9 @@ final class PoolState {
     /** The reservation the last queue pass made (explanations of waiting jobs refer to it). */
     Reservation reservation;
 
+    /** Bumped whenever a GPU's health, a node's links or the inventory change (keys derived caches; not stored). */
+    int impairmentVersion;
+
     /** Reservation plans kept between passes (see {@link StandingPlans}). */
     final StandingPlans plans = new StandingPlans();
     /**

@@ -14,10 +14,18 @@ import java.util.Set;
  * then fits is placed by the pass anyway. So a plan is dropped when a job is placed on one of its
  * nodes without having been checked against it, when capacity is lost or the inventory or fabric
  * changes (the engine clears all plans), at every tick (bounding how pessimistic a plan grows), or
- * when its start arrives while the job still waits (the estimates were wrong). Any job of the same
+ * a while after its start has passed with the job still waiting (the estimates were wrong). Any job of the same
  * shape may use the plan: the planner reads only the shape, never the job's identity.
  */
 final class StandingPlans {
+    /**
+     * How long a plan outlives its start while its job still waits. When running jobs overrun their
+     * estimates, every fresh plan starts "now" and would be replanned at the very next input (a walk
+     * over the whole pool each time, which stalled the placer); a plan whose start has passed still
+     * only lets through jobs that stay off its nodes, which is what a fresh one would do.
+     */
+    static final long OVERDUE_GRACE_MS = 5_000;
+
     /** Enough for the shapes that take turns at the head of a mixed queue; the oldest goes first. */
     static final int MAX_PLANS = 8;
 
@@ -32,7 +40,7 @@ final class StandingPlans {
     Plan get(final JobSpec shape, final long nowMs) {
         final Object key = QueuePass.shapeKey(shape);
         final Plan p = byShape.get(key);
-        if (p != null && nowMs >= p.startAtMs()) {
+        if (p != null && nowMs >= p.startAtMs() + OVERDUE_GRACE_MS) {
             byShape.remove(key);
             return null;
         }
