@@ -161,10 +161,12 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
     }
 
     private void snapshot(final String name, final Pool pool, final JournalPosition covered, final long timestamp) {
+        final long t0 = SchedulerMetrics.wallNowMs();
         final byte[] bytes;
         synchronized (pool.handle) {
             bytes = pool.engine.snapshot();
         }
+        final long t1 = SchedulerMetrics.wallNowMs();
         pool.generation++;
         pool.tailSize = 0;
         store.writeSnapshot(name, pool.generation, bytes);
@@ -174,12 +176,18 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
         // Only this thread changes the engines, so reading them here needs no lock.
         final java.util.List<PoolEngine> engines = new java.util.ArrayList<>(pools.size());
         pools.values().forEach(p -> engines.add(p.engine));
+        final long t2 = SchedulerMetrics.wallNowMs();
+        final byte[] book = applier.jobBookSnapshot(engines);
+        final long t3 = SchedulerMetrics.wallNowMs();
         final io.gpupool.scheduler.audit.EngineSnapshot published = new io.gpupool.scheduler.audit.EngineSnapshot(name,
-                covered.getPartition(), covered.getOffset(), covered.getTimestamp().toEpochMilli(), bytes,
-                applier.jobBookSnapshot(engines));
+                covered.getPartition(), covered.getOffset(), covered.getTimestamp().toEpochMilli(), bytes, book);
         for (final SnapshotChunks.Chunk c : SnapshotChunks.split(name, pool.generation, published.toBytes())) {
             context.forward(new Record<Object, Object>(c.key(), c.value(), timestamp), SNAPSHOTS_SINK);
         }
+        final long t4 = SchedulerMetrics.wallNowMs();
+        metrics.snapshotTaken(t4 - t0);
+        LOG.info("pool {} snapshot {}: engine {} bytes in {} ms, stored in {} ms, job book {} bytes in {} ms, published in {} ms",
+                name, pool.generation, bytes.length, t1 - t0, t2 - t1, book.length, t3 - t2, t4 - t3);
     }
 
     private void emit(final String pool, final Applied applied, final long timestamp) {

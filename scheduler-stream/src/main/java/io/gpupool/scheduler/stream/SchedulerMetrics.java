@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class SchedulerMetrics {
     private final MeterRegistry registry;
     private final Timer latency;
+    private final Timer snapshot;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final AtomicLong lastJournalTimestampMs = new AtomicLong(-1);
 
@@ -27,6 +28,9 @@ public final class SchedulerMetrics {
                 .publishPercentileHistogram()
                 .minimumExpectedValue(Duration.ofMillis(1))
                 .maximumExpectedValue(Duration.ofSeconds(60))
+                .register(registry);
+        this.snapshot = Timer.builder("gpupool.engine.snapshot")
+                .description("Time the placer stops to snapshot a pool's engine (store and snapshot topic): its tail latency")
                 .register(registry);
         registry.gauge("gpupool.journal.lag.seconds", lastJournalTimestampMs, t -> t.get() < 0 ? 0
                 : Math.max(0, System.currentTimeMillis() - t.get()) / 1000.0);
@@ -63,6 +67,10 @@ public final class SchedulerMetrics {
 
     void requestToDecision(final long millis) {
         latency.record(Math.max(0, millis), TimeUnit.MILLISECONDS);
+    }
+
+    void snapshotTaken(final long wallMs) {
+        snapshot.record(wallMs, TimeUnit.MILLISECONDS);
     }
 
     void journalApplied(final long entryTimestampMs) {
