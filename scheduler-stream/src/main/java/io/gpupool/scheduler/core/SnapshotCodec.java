@@ -1,7 +1,7 @@
 package io.gpupool.scheduler.core;
 
+import io.gpupool.scheduler.core.GrowableBytes;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -32,7 +32,8 @@ final class SnapshotCodec {
 
     static byte[] write(final PoolEngine e) {
         final PoolState st = e.st;
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream(1 << 16);
+        // sized like the last snapshot, so that a large one is not copied over and over as it grows
+        final GrowableBytes bytes = new GrowableBytes(Math.max(1 << 16, e.lastSnapshotSize + (e.lastSnapshotSize >> 3)));
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeInt(MAGIC);
             out.writeInt(VERSION);
@@ -105,6 +106,7 @@ final class SnapshotCodec {
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
+        e.lastSnapshotSize = bytes.size();
         return bytes.toByteArray();
     }
 

@@ -1,7 +1,7 @@
 package io.gpupool.scheduler.stream;
 
+import io.gpupool.scheduler.core.GrowableBytes;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -27,7 +27,7 @@ final class JobBookSection {
     }
 
     static byte[] write(final JobBook book, final Predicate<String> live) {
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
+        final GrowableBytes bytes = new GrowableBytes(4096);
         final int[] count = {0};
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeInt(VERSION);
