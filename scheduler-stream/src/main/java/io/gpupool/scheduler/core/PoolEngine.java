@@ -21,9 +21,9 @@ public final class PoolEngine {
     private final Explainer explainer;
     private final Health health;
     private final QueuePass pass;
-    /** Outputs of the input being applied. */
     /** Size of the last snapshot written: a capacity hint for the next one (not state). */
     int lastSnapshotSize;
+    /** Outputs of the input being applied. */
     private final List<Decision> decisions = new ArrayList<>();
     private final List<NodeCommand> commands = new ArrayList<>();
     private long inputTs;

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One pass over the waiting jobs in queue order ({@link QueueOrder}). A job that fits is placed,
+ * One pass over the waiting jobs in policy order ({@link WaitingQueue}). A job that fits is placed,
  * unless a head-of-queue reservation stands and it would delay it (EASY backfill). A blocked job
  * may preempt lower-priority work ({@link VictimSearch}), or, bounded, have preemptible jobs moved
  * to free a leaf (consolidation); otherwise the first blocked job reserves. A shape that failed is
