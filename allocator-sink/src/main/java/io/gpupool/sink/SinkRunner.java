@@ -6,7 +6,6 @@ import io.gpupool.serde.AvroSerdeConfig;
 import io.gpupool.serde.RecordDecodeException;
 import io.gpupool.serde.RecordDecoder;
 import io.gpupool.serde.SpecificAvroSerde;
-import io.gpupool.registry.RegistryClientConfig;
 import io.gpupool.sink.apply.Applier;
 import io.gpupool.sink.apply.JobPart;
 import io.gpupool.sink.apply.PartKey;
@@ -87,8 +86,7 @@ public final class SinkRunner implements AutoCloseable {
         this.applier = applier;
         this.metrics = new SinkMetrics(applier.name());
         this.ledger = AppliedLedger.open(config.stateDir());
-        final Map<String, Object> serdeConfig = new HashMap<>(config.clientProperties());
-        serdeConfig.put(RegistryClientConfig.URL, config.registryUrl());
+        final Map<String, Object> serdeConfig = AvroSerdeConfig.forClient(config.clientProperties(), config.registryUrl());
         this.decoder = new RecordDecoder<>(SpecificAvroSerde.forValues(NodeCommand.class, serdeConfig).deserializer());
         this.consumer = new KafkaConsumer<>(consumerProperties(config), new ByteArrayDeserializer(),
                 new ByteArrayDeserializer());

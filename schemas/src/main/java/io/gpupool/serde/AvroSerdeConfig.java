@@ -37,6 +37,17 @@ public final class AvroSerdeConfig {
         return Boolean.parseBoolean(s);
     }
 
+    /**
+     * Serde settings for a Kafka client: its properties (which may carry the registry's
+     * authentication keys, as a Confluent client.properties does) plus the registry URL.
+     */
+    public static Map<String, Object> forClient(final Map<?, ?> client, final String registryUrl) {
+        final Map<String, Object> out = new java.util.HashMap<>();
+        client.forEach((k, v) -> out.put(k.toString(), v));
+        out.put(RegistryClientConfig.URL, registryUrl);
+        return out;
+    }
+
     /** The registry the URL names: an HTTP client, or the in-memory one for mock://NAME. */
     public static SchemaRegistry registry(final Map<String, ?> configs) {
         final Object url = configs.get(RegistryClientConfig.URL);

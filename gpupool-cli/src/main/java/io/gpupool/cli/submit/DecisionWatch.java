@@ -2,11 +2,10 @@ package io.gpupool.cli.submit;
 
 import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.PlacementDecision;
-import io.gpupool.registry.RegistryClientConfig;
+import io.gpupool.serde.AvroSerdeConfig;
 import io.gpupool.serde.SpecificAvroSerde;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,9 +38,7 @@ public final class DecisionWatch implements AutoCloseable {
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
         this.consumer = new KafkaConsumer<>(p, new StringDeserializer(), new ByteArrayDeserializer());
-        final Map<String, Object> serde = new HashMap<>();
-        client.forEach((k, v) -> serde.put(k.toString(), v));
-        serde.put(RegistryClientConfig.URL, registryUrl);
+        final Map<String, Object> serde = AvroSerdeConfig.forClient(client, registryUrl);
         this.decoder = SpecificAvroSerde.forValues(PlacementDecision.class, serde).deserializer();
         this.topic = topic;
         final List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(15));

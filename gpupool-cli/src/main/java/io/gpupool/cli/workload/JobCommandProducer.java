@@ -1,9 +1,8 @@
 package io.gpupool.cli.workload;
 
 import io.gpupool.avro.JobCommand;
-import io.gpupool.registry.RegistryClientConfig;
+import io.gpupool.serde.AvroSerdeConfig;
 import io.gpupool.serde.SpecificAvroSerde;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -23,9 +22,7 @@ public final class JobCommandProducer implements AutoCloseable {
 
     /** @param client Kafka client properties (bootstrap servers, security) */
     public JobCommandProducer(final Properties client, final String registryUrl, final String topic) {
-        final Map<String, Object> serde = new HashMap<>();
-        client.forEach((k, v) -> serde.put(k.toString(), v));
-        serde.put(RegistryClientConfig.URL, registryUrl);
+        final Map<String, Object> serde = AvroSerdeConfig.forClient(client, registryUrl);
         final Properties p = new Properties();
         p.putAll(client);
         p.put(ProducerConfig.ACKS_CONFIG, "all");

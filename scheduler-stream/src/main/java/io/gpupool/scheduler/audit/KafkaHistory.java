@@ -3,7 +3,6 @@ package io.gpupool.scheduler.audit;
 import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.PlacementDecision;
-import io.gpupool.registry.RegistryClientConfig;
 import io.gpupool.scheduler.stream.Codecs;
 import io.gpupool.scheduler.stream.TopicNames;
 import io.gpupool.serde.AvroSerdeConfig;
@@ -49,9 +48,7 @@ public final class KafkaHistory implements AutoCloseable {
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         this.consumer = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        final Map<String, Object> serde = new HashMap<>();
-        clients.forEach((k, v) -> serde.put(k.toString(), v));
-        serde.put(RegistryClientConfig.URL, registryUrl);
+        final Map<String, Object> serde = AvroSerdeConfig.forClient(clients, registryUrl);
         final Codecs codecs = new Codecs(AvroSerdeConfig.registry(serde), false);
         this.journal = codecs.deserializer(JournalEntry.class);
         this.decisions = codecs.deserializer(PlacementDecision.class);

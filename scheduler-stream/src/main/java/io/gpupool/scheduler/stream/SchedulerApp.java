@@ -1,6 +1,5 @@
 package io.gpupool.scheduler.stream;
 
-import io.gpupool.registry.RegistryClientConfig;
 import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.query.QueryServer;
 import io.gpupool.serde.AvroSerdeConfig;
@@ -75,9 +74,7 @@ public final class SchedulerApp implements AutoCloseable {
         clients.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, o.bootstrapServers());
         createMissingTopics(o, clients);
 
-        final Map<String, Object> serdeConfig = new HashMap<>();
-        o.clientOverrides().forEach((k, v) -> serdeConfig.put(k.toString(), v));
-        serdeConfig.put(RegistryClientConfig.URL, o.registryUrl());
+        final Map<String, Object> serdeConfig = AvroSerdeConfig.forClient(o.clientOverrides(), o.registryUrl());
         final Codecs codecs = new Codecs(AvroSerdeConfig.registry(serdeConfig), true);
 
         final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

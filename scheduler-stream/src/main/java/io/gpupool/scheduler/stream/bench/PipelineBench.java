@@ -8,7 +8,6 @@ import io.gpupool.avro.JobEventType;
 import io.gpupool.avro.LinkSamples;
 import io.gpupool.avro.NodeInventory;
 import io.gpupool.avro.PlacementDecision;
-import io.gpupool.registry.RegistryClientConfig;
 import io.gpupool.scheduler.stream.Codecs;
 import io.gpupool.scheduler.stream.PoolEngines;
 import io.gpupool.scheduler.stream.SchedulerApp;
@@ -69,9 +68,7 @@ public final class PipelineBench {
         }
         final TopicCatalog catalog = TopicCatalog.defaults().withOverrides(names);
         final TopicNames topics = TopicNames.of(catalog);
-        final Map<String, Object> serde = new HashMap<>();
-        o.clientOverrides().forEach((k, v) -> serde.put(k.toString(), v));
-        serde.put(RegistryClientConfig.URL, o.registryUrl());
+        final Map<String, Object> serde = AvroSerdeConfig.forClient(o.clientOverrides(), o.registryUrl());
         final Codecs codecs = new Codecs(AvroSerdeConfig.registry(serde), true);
         final Map<String, String> figures = new LinkedHashMap<>();
         try {
