@@ -1,10 +1,9 @@
 package io.gpupool.cli;
 
 import io.gpupool.cli.config.ConfigFileOption;
-import io.gpupool.cli.config.DurationConverter;
+import io.gpupool.cli.submit.DecisionWait;
 import io.gpupool.cli.submit.JobCancellation;
 import io.gpupool.cli.submit.StackClient;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -24,12 +23,8 @@ public final class CancelCommand implements Callable<Integer> {
     @Option(names = "--reason", paramLabel = "TEXT", description = "Why, in words (kept in the decision).")
     String reason;
 
-    @Option(names = "--wait", description = "Wait for the scheduler's decision and print it.")
-    boolean await;
-
-    @Option(names = "--timeout", paramLabel = "TIME", defaultValue = "60s", converter = DurationConverter.class,
-            description = "With --wait: how long to wait (default ${DEFAULT-VALUE}).")
-    Duration timeout;
+    @Mixin
+    DecisionWait wait;
 
     @Mixin
     StackClient stack;
@@ -46,6 +41,6 @@ public final class CancelCommand implements Callable<Integer> {
         if (problem != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), problem);
         }
-        return JobCancellation.send(stack, spec, jobId, reason, await, timeout);
+        return JobCancellation.send(stack, spec, jobId, reason, wait.await, wait.timeout);
     }
 }

@@ -1,11 +1,10 @@
 package io.gpupool.cli;
 
 import io.gpupool.cli.config.ConfigFileOption;
-import io.gpupool.cli.config.DurationConverter;
+import io.gpupool.cli.submit.DecisionWait;
 import io.gpupool.cli.submit.JobSubmission;
 import io.gpupool.cli.submit.StackClient;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -33,12 +32,8 @@ public final class SubmitCommand implements Callable<Integer> {
     @Mixin
     io.gpupool.cli.submit.JobFlags job;
 
-    @Option(names = "--wait", description = "Wait for the scheduler's decision and print it.")
-    boolean await;
-
-    @Option(names = "--timeout", paramLabel = "TIME", defaultValue = "60s", converter = DurationConverter.class,
-            description = "With --wait: how long to wait (default ${DEFAULT-VALUE}).")
-    Duration timeout;
+    @Mixin
+    DecisionWait wait;
 
     @Mixin
     StackClient stack;
@@ -57,6 +52,6 @@ public final class SubmitCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        return submission.send(stack, spec, await, timeout);
+        return submission.send(stack, spec, wait.await, wait.timeout);
     }
 }
