@@ -114,39 +114,19 @@ public final class KafkaHistory implements AutoCloseable {
 
     /**
      * The engine snapshots still on the compacted topic, per pool, oldest first: chunks put back
-     * together, and whole records of schedulers from before the chunks (format 1) as they are.
+     * together, each with the job book of its partition from the book records on the same topic, and
+     * whole records of schedulers from before the chunks (format 1) as they are.
      */
     public Map<String, List<EngineSnapshot>> snapshots(final String pool) {
-        final Map<String, List<EngineSnapshot>> out = new HashMap<>();
         final String topic = SnapshotTopic.name(topics.journal());
         if (!consumer.listTopics().containsKey(topic)) {
-            return out;
+            return new HashMap<>();
         }
-        final SnapshotChunks.Assembler chunks = new SnapshotChunks.Assembler();
+        final SnapshotTopicRecords records = new SnapshotTopicRecords();
         for (final TopicPartition tp : partitions(topic)) {
-            read(tp, 0, r -> {
-                if (r.value() == null) {
-                    return;
-                }
-                if (EngineSnapshot.isWholeRecord(r.value())) {
-                    final EngineSnapshot s = EngineSnapshot.fromBytes(r.value()); // written before chunking
-                    if (pool == null || pool.equals(s.pool())) {
-                        out.computeIfAbsent(s.pool(), k -> new ArrayList<>()).add(s);
-                    }
-                } else {
-                    chunks.add(r.value());
-                }
-            });
+            read(tp, 0, r -> records.add(r.value()));
         }
-        chunks.complete().forEach((p, frames) -> {
-            if (pool == null || pool.equals(p)) {
-                for (final byte[] frame : frames) {
-                    out.computeIfAbsent(p, k -> new ArrayList<>()).add(EngineSnapshot.fromBytes(frame));
-                }
-            }
-        });
-        out.values().forEach(l -> l.sort(Comparator.comparingLong(EngineSnapshot::offset)));
-        return out;
+        return records.snapshots(pool);
     }
 
     /**

@@ -7,8 +7,9 @@ import org.apache.kafka.clients.admin.NewTopic;
 /**
  * The compacted topic of engine snapshots. Its name follows the journal's ({@code <journal>.snapshots}),
  * so a deployment that renames or prefixes the journal gets a matching snapshot topic without one more
- * catalog entry. Key = pool (plus the snapshot's slot, see {@link #key}, and the chunk index), value = one
- * {@link SnapshotChunks chunk} of an {@link EngineSnapshot} record.
+ * catalog entry. Two kinds of record: key = pool (plus the snapshot's slot, see {@link #key}, and the
+ * chunk index), value = one {@link SnapshotChunks chunk} of an {@link EngineSnapshot} record; and key =
+ * job id and journal partition, value = the job's {@link io.gpupool.scheduler.stream.JobBookTopic job book record}.
  */
 public final class SnapshotTopic {
     /** Snapshots kept per pool after compaction: audit can start from any of these. */

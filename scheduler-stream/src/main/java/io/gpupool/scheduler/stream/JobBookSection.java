@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -27,12 +28,20 @@ final class JobBookSection {
     }
 
     static byte[] write(final JobBook book, final Predicate<String> live) {
+        return write(book::forEachInOrder, live);
+    }
+
+    /**
+     * The section of the records {@code inOrder} hands over (in job id order): full where
+     * {@code live} holds, slim otherwise.
+     */
+    static byte[] write(final Consumer<BiConsumer<String, byte[]>> inOrder, final Predicate<String> live) {
         final GrowableBytes bytes = new GrowableBytes(4096);
         final int[] count = {0};
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeInt(VERSION);
             out.writeInt(0); // the count, patched below
-            book.forEachInOrder((id, record) -> {
+            inOrder.accept((id, record) -> {
                 try {
                     final int len = live.test(id) ? record.length : JobRecord.slimLength(record);
                     out.writeUTF(id);

@@ -126,8 +126,10 @@ public final class JournalApplier {
             return rejected(pool, jobId, "DUPLICATE_JOB", "job id " + jobId + " was already submitted (journal "
                     + known.partition() + "@" + known.offset() + ")", cause);
         }
-        book.put(jobId, new JobRecord(cause.getPartition(), cause.getOffset(), c.getCommandId(),
-                submit.getRequest()));
+        if (known == null) { // an entry re-applied after a restart finds its own record
+            book.put(jobId, new JobRecord(cause.getPartition(), cause.getOffset(), c.getCommandId(),
+                    submit.getRequest()));
+        }
         final String invalid = JobRequestMapper.invalid(submit.getRequest());
         if (invalid != null) {
             return rejected(pool, jobId, "INVALID_REQUEST", invalid, cause);

@@ -59,6 +59,10 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
     private EngineStore store;
     private KeyValueStore<String, byte[]> history;
     private JournalApplier applier;
+    /** Set once init() has rebuilt the engines: from then on new job ids go to the snapshot topic too. */
+    private boolean restored;
+    /** The timestamp of the journal record being processed, for the book records it causes. */
+    private long recordTimestamp;
 
     PlacerProcessor(final Function<String, EngineConfig> configs, final int snapshotEvery, final PoolEngines registry,
                     final SchedulerMetrics metrics, final Codecs codecs) {
@@ -84,7 +88,14 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
 
             @Override
             public void put(final String jobId, final JobRecord record) {
-                jobs.put(jobId, record.toBytes());
+                final byte[] bytes = record.toBytes();
+                jobs.put(jobId, bytes);
+                if (restored) {
+                    // the same record on the snapshot topic, in this transaction: audits from a snapshot read it there.
+                    // The applier takes an id once; entries re-applied in init() find theirs in the store already.
+                    context.forward(new Record<Object, Object>(JobBookTopic.key(record.partition(), jobId),
+                            JobBookTopic.value(jobId, bytes), recordTimestamp), SNAPSHOTS_SINK);
+                }
             }
 
             @Override
@@ -107,6 +118,7 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
             LOG.info("pool {} restored: snapshot generation {} plus {} journal entries", s.pool(), s.generation(),
                     s.tail().size());
         }
+        this.restored = true;
     }
 
     @Override
@@ -131,6 +143,7 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
         final JournalPosition cause = new JournalPosition(where == null ? -1 : where.partition(),
                 where == null ? -1 : where.offset(), entry.getTimestamp());
         final long entryMs = entry.getTimestamp().toEpochMilli();
+        recordTimestamp = record.timestamp();
         final Pool pool = pools.computeIfAbsent(entry.getPool(), this::newPool);
         final Applied applied;
         synchronized (pool.handle) {
@@ -170,24 +183,18 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
         pool.generation++;
         pool.tailSize = 0;
         store.writeSnapshot(name, pool.generation, bytes);
-        // The same state on the snapshot topic, with the journal offset it covers: audit starts there.
-        // With it the job book of this partition (the job store here, which a restart keeps through its
-        // changelog): without it, a replay from the snapshot would take a resubmitted job id for a new job.
-        // Only this thread changes the engines, so reading them here needs no lock.
-        final java.util.List<PoolEngine> engines = new java.util.ArrayList<>(pools.size());
-        pools.values().forEach(p -> engines.add(p.engine));
+        // The same state on the snapshot topic, with the journal offset it covers: audit starts there. The
+        // job book is on that topic already, a record per job id (JobBookTopic), so it is not written here.
         final long t2 = SchedulerMetrics.wallNowMs();
-        final byte[] book = applier.jobBookSnapshot(engines);
-        final long t3 = SchedulerMetrics.wallNowMs();
-        final io.gpupool.scheduler.audit.EngineSnapshot published = new io.gpupool.scheduler.audit.EngineSnapshot(name,
-                covered.getPartition(), covered.getOffset(), covered.getTimestamp().toEpochMilli(), bytes, book);
-        for (final SnapshotChunks.Chunk c : SnapshotChunks.split(name, pool.generation, published.toBytes())) {
+        final byte[] published = io.gpupool.scheduler.audit.EngineSnapshot.frame(name, covered.getPartition(),
+                covered.getOffset(), covered.getTimestamp().toEpochMilli(), bytes);
+        for (final SnapshotChunks.Chunk c : SnapshotChunks.split(name, pool.generation, published)) {
             context.forward(new Record<Object, Object>(c.key(), c.value(), timestamp), SNAPSHOTS_SINK);
         }
-        final long t4 = SchedulerMetrics.wallNowMs();
-        metrics.snapshotTaken(t4 - t0);
-        LOG.info("pool {} snapshot {}: engine {} bytes in {} ms, stored in {} ms, job book {} bytes in {} ms, published in {} ms",
-                name, pool.generation, bytes.length, t1 - t0, t2 - t1, book.length, t3 - t2, t4 - t3);
+        final long t3 = SchedulerMetrics.wallNowMs();
+        metrics.snapshotTaken(t3 - t0);
+        LOG.info("pool {} snapshot {}: engine {} bytes in {} ms, stored in {} ms, published in {} ms",
+                name, pool.generation, bytes.length, t1 - t0, t2 - t1, t3 - t2);
     }
 
     private void emit(final String pool, final Applied applied, final long timestamp) {

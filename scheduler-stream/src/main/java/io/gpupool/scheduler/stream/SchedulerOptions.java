@@ -22,11 +22,11 @@ public record SchedulerOptions(String applicationId, String bootstrapServers, St
                                TopicCatalog catalog) {
     public static final String DEFAULT_APPLICATION_ID = "gpupool-scheduler";
     /**
-     * Journal entries between engine snapshots. A snapshot stops the placer: with a 4,096-node pool,
-     * 20,000 running jobs and the job book of a long run it took 250-400 ms (the log line "pool P
-     * snapshot N" and gpupool_engine_snapshot_seconds give the parts), which at 20,000 entries (every
-     * 1.5 s at 5,000 requests/s) was a fifth of the placer's time and at 100,000 still set the p99
-     * latency. A restart replays at most this many tail entries from its store: seconds at the
+     * Journal entries between engine snapshots. A snapshot stops the placer: with a 4,096-node pool
+     * and 20,000 running jobs it takes 50-100 ms (the log line "pool P snapshot N" and
+     * gpupool_engine_snapshot_seconds give the parts; 250-400 ms while the whole job book went into
+     * every snapshot). At 20,000 entries (every 1.5 s at 5,000 requests/s) that was a fifth of the
+     * placer's time. A restart replays at most this many tail entries from its store: seconds at the
      * engine's rate.
      */
     public static final int DEFAULT_SNAPSHOT_EVERY = 300_000;

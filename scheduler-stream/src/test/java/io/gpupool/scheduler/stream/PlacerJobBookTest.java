@@ -14,8 +14,8 @@ import io.gpupool.scheduler.audit.EngineSnapshot;
 import io.gpupool.scheduler.audit.JournalRecord;
 import io.gpupool.scheduler.audit.RecordedCommands;
 import io.gpupool.scheduler.audit.RecordedDecisions;
-import io.gpupool.scheduler.audit.SnapshotChunks;
 import io.gpupool.scheduler.audit.SnapshotTopic;
+import io.gpupool.scheduler.audit.SnapshotTopicRecords;
 import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.PoolEngine;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -79,11 +79,11 @@ class PlacerJobBookTest {
         final List<JournalEntry> journal = h.journal().stream().map(TestRecord::value).toList();
         final List<PlacementDecision> decisions = h.decisions();
         final List<NodeCommand> commands = h.commands.readValuesToList();
-        final SnapshotChunks.Assembler chunks = new SnapshotChunks.Assembler();
+        final SnapshotTopicRecords topic = new SnapshotTopicRecords();
         h.driver.createOutputTopic(SnapshotTopic.name(h.topics.journal()), new StringDeserializer(),
-                new ByteArrayDeserializer()).readValuesToList().forEach(chunks::add);
+                new ByteArrayDeserializer()).readValuesToList().forEach(topic::add);
         final List<EngineSnapshot> snapshots = new ArrayList<>();
-        chunks.complete().values().forEach(frames -> frames.forEach(f -> snapshots.add(EngineSnapshot.fromBytes(f))));
+        topic.snapshots(null).values().forEach(snapshots::addAll);
         return new Run(journal, decisions, commands, snapshots, h);
     }
 
@@ -143,14 +143,25 @@ class PlacerJobBookTest {
                         + (r.commands().first() == null ? "" : r.commands().first().describe())).isZero();
                 assertThat(r.passed()).isTrue();
 
-                // and the published snapshot is the offline one, byte for byte, job book included
+                // and the published snapshot is the offline one, byte for byte, and the book read back from the
+                // topic is the offline book at that offset: the same ids and positions, requests of live jobs
                 final PoolEngine engine = new PoolEngine(CONFIGS.apply("p1"));
                 final JournalApplier applier = JournalApplier.offline();
                 for (final JournalRecord rec : journal.subList(0, (int) snap.offset() + 1)) {
                     applier.apply(engine, rec.entry(), rec.position());
                 }
                 assertThat(snap.engine()).isEqualTo(engine.snapshot());
-                assertThat(snap.jobBook()).isEqualTo(applier.jobBookSnapshot(List.of(engine)));
+                final Map<String, JobRecord> offline = book(applier.jobBookSnapshot(List.of(engine)));
+                final Map<String, JobRecord> published = book(snap.jobBook());
+                assertThat(published.keySet()).isEqualTo(offline.keySet());
+                offline.forEach((id, o) -> {
+                    final JobRecord p = published.get(id);
+                    assertThat(List.of(p.partition(), p.offset(), p.commandId())).as(id)
+                            .isEqualTo(List.of(o.partition(), o.offset(), o.commandId()));
+                    if (o.request() != null) {
+                        assertThat(p.request()).as(id).isEqualTo(o.request());
+                    }
+                });
             }
         }
     }
@@ -195,6 +206,12 @@ class PlacerJobBookTest {
             assertThat(decisions).filteredOn(d -> d.getCause().getOffset() == again).singleElement()
                     .extracting(PlacementDecision::getReasonCode).isEqualTo("DUPLICATE_JOB");
         }
+    }
+
+    private static Map<String, JobRecord> book(final byte[] section) {
+        final Map<String, JobRecord> out = new java.util.TreeMap<>();
+        JobBookSection.read(section, out::put);
+        return out;
     }
 
     private static MockProcessorContext<Object, Object> context(final List<StateStore> stores, final boolean init) {
