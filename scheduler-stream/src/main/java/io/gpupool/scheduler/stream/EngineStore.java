@@ -132,7 +132,9 @@ final class EngineStore {
     }
 
     private static String tailKey(final String pool, final int slot) {
-        return pool + SEP + String.format(Locale.ROOT, "%08d", slot);
+        // zero-padded so that key order is slot order (a range scan reads the tail in order)
+        final String digits = Integer.toString(slot);
+        return pool + SEP + (digits.length() >= 8 ? digits : "00000000".substring(digits.length()) + digits);
     }
 
     private static int slotOf(final String key) {

@@ -47,8 +47,10 @@ public final class StreamsSettings {
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 2000);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 10);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
-        // the journal is ordered per partition already; do not hold records back to align timestamps
-        p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, 0);
+        // Never hold records back to align timestamps across a task's input partitions: the journal fixes
+        // the order that counts, whatever order stage 1 reads its topics in. 0 still waits for a partition
+        // with unfetched data and formats a message about it on every call; -1 skips all of that.
+        p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
         return p;
     }
 
