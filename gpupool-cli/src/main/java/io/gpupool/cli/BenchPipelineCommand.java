@@ -42,7 +42,7 @@ public final class BenchPipelineCommand implements Callable<Integer> {
     @Option(names = "--leaves", defaultValue = "64", description = "Leaf switches (default ${DEFAULT-VALUE}).")
     int leaves;
 
-    @Option(names = "--warmup", defaultValue = "45", description = "Seconds of load before measuring: JIT, the pool filling and the start-up backlog draining (default ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup", defaultValue = "45", description = "Seconds of load before measuring: JIT, the pool filling and the start-up backlog draining; the offered rate ramps up over its first half, 20 s at most (default ${DEFAULT-VALUE}).")
     int warmupS;
 
     @Option(names = "--measure", defaultValue = "30", description = "Seconds measured (default ${DEFAULT-VALUE}).")

@@ -144,8 +144,9 @@ public final class PipelineBench {
             final Thread producer = new Thread(() -> produceJobs(o, topics, jobs, sentAt, start, measureTo, stop), "bench-jobs");
             producer.setDaemon(true);
             producer.start();
-            progress.printf("bench: offering %d job requests/s for %d s warm-up + %d s measured, telemetry for %d nodes at 1 Hz%n",
-                    o.rate(), o.warmupS(), o.measureS(), o.nodes());
+            progress.printf("bench: offering %d job requests/s for %d s warm-up (ramping up over the first %d s) + %d s"
+                    + " measured, telemetry for %d nodes at 1 Hz%n", o.rate(), o.warmupS(), rampMs(o) / 1000, o.measureS(),
+                    o.nodes());
 
             final boolean[] decided = new boolean[expectedJobs];
             final ArrayDeque<long[]> toComplete = new ArrayDeque<>(); // {due ms, job seq}
@@ -258,7 +259,7 @@ public final class PipelineBench {
             if (now >= until) {
                 return;
             }
-            final long due = (now - start) * o.rate() / 1000;
+            final long due = due(now - start, o.rate(), rampMs(o));
             while (seq < due && seq < sentAt.length) {
                 final String id = jobId(seq);
                 final long ts = System.currentTimeMillis();
@@ -268,6 +269,23 @@ public final class PipelineBench {
             }
             sleep(5);
         }
+    }
+
+    /**
+     * The warm-up's first half (at most 20 s) raises the offered rate from 0 to the full rate, as load
+     * on a service grows: a cold JVM offered the full rate at once builds a start-up backlog, the
+     * pool fills with it, and the queue that forms can outlast the warm-up.
+     */
+    static long rampMs(final PipelineBenchOptions o) {
+        return Math.min(20_000L, o.warmupS() * 500L);
+    }
+
+    /** Job requests due {@code elapsedMs} after the start: a linear ramp over {@code rampMs}, then {@code rate}/s. */
+    static long due(final long elapsedMs, final int rate, final long rampMs) {
+        if (elapsedMs < rampMs) {
+            return (long) ((double) rate * elapsedMs * elapsedMs / (2_000.0 * rampMs));
+        }
+        return rate * rampMs / 2_000 + (elapsedMs - rampMs) * rate / 1_000;
     }
 
     private static void telemetry(final PipelineBenchOptions o, final TopicNames topics, final Codecs codecs,
