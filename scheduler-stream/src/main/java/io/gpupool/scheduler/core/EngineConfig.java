@@ -42,6 +42,8 @@ import java.util.TreeSet;
  *                                    during which consolidation does not move it; 0 disables
  * @param consolidationWindowMs       the sliding window of the pool's consolidation budget
  * @param consolidationWindowMaxEvictions jobs consolidation may move in the pool per window; 0: no pool budget
+ * @param leafCongestedPct            a leaf whose nodes' uplinks average at least this utilisation (percent) is
+ *                                    congested: multi-node jobs avoid it
  */
 public record EngineConfig(String poolId, ScoringPolicy policy, long staleTelemetryTimeoutMs,
                            int temperatureThresholdC, boolean evictAndRequeueOnFailure,
@@ -50,7 +52,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
                            long defaultRuntimeMs, long fairShareHalfLifeMs, Map<String, TenantConfig> tenants,
                            double bestFitCpuWeight, long seed, boolean randomTies, int fgdPopularityPct,
                            boolean fgdIntegerScore, long consolidationCooldownMs, long consolidationWindowMs,
-                           int consolidationWindowMaxEvictions) {
+                           int consolidationWindowMaxEvictions, int leafCongestedPct) {
 
     public static final SortedSet<Integer> DEFAULT_CRITICAL_XIDS = Collections.unmodifiableSortedSet(
             new TreeSet<>(java.util.List.of(48, 63, 64, 74, 79, 92, 94, 95, 119, 120)));
@@ -69,12 +71,15 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
                 || consolidationCooldownMs < 0 || consolidationWindowMs <= 0 || consolidationWindowMaxEvictions < 0) {
             throw new IllegalArgumentException("engine config: timeouts, window and counts must be positive");
         }
+        if (leafCongestedPct < 1 || leafCongestedPct > 100) {
+            throw new IllegalArgumentException("leaf-congested-pct must be within 1..100, got " + leafCongestedPct);
+        }
     }
 
     public static EngineConfig defaults(final String poolId) {
         return new EngineConfig(poolId, ScoringPolicy.BEST_FIT, 120_000, 90, true, DEFAULT_CRITICAL_XIDS, 5,
                 10_000, 2_000, true, true, 0, 3_600_000, 3_600_000, Map.of(), 0.0, 0L, false, 100, false,
-                1_800_000, 3_600_000, 64);
+                1_800_000, 3_600_000, 64, 70);
     }
 
     public TenantConfig tenant(final String name) {
@@ -85,14 +90,14 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
         return new EngineConfig(poolId, p, staleTelemetryTimeoutMs, temperatureThresholdC, evictAndRequeueOnFailure,
                 criticalXids, busyUtilisationPct, finishedJobsRetained, fgdWindow, backfill, preemption,
                 consolidationMaxEvictions, defaultRuntimeMs, fairShareHalfLifeMs, tenants, bestFitCpuWeight, seed, randomTies, fgdPopularityPct, fgdIntegerScore,
-                consolidationCooldownMs, consolidationWindowMs, consolidationWindowMaxEvictions);
+                consolidationCooldownMs, consolidationWindowMs, consolidationWindowMaxEvictions, leafCongestedPct);
     }
 
     /**
      * Builds a config from settings. Keys: pool, policy, stale-telemetry-timeout-ms, temperature-threshold-c,
      * evict-on-failure, critical-xids (comma list), busy-utilisation-pct, finished-jobs-retained, fgd-window,
      * backfill, preemption, consolidation-max-evictions, consolidation-cooldown-ms, consolidation-window-ms,
-     * consolidation-window-max-evictions, default-runtime-ms, fair-share-half-life-ms, best-fit-cpu-weight,
+     * consolidation-window-max-evictions, leaf-congested-pct, default-runtime-ms, fair-share-half-life-ms, best-fit-cpu-weight,
      * seed, random-ties, fgd-popularity-pct, fgd-integer-score, tenant.NAME.guaranteed-gpus, tenant.NAME.weight, tenant.NAME.max-gpus. Unknown keys are an error
      * (a typo must not silently give a different policy).
      */
@@ -159,7 +164,8 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
                 parseLong(s.get("consolidation-cooldown-ms"), d.consolidationCooldownMs(), "consolidation-cooldown-ms"),
                 parseLong(s.get("consolidation-window-ms"), d.consolidationWindowMs(), "consolidation-window-ms"),
                 parseInt(s.get("consolidation-window-max-evictions"), d.consolidationWindowMaxEvictions(),
-                        "consolidation-window-max-evictions"));
+                        "consolidation-window-max-evictions"),
+                parseInt(s.get("leaf-congested-pct"), d.leafCongestedPct(), "leaf-congested-pct"));
     }
 
     private static final java.util.Set<String> KNOWN_KEYS = Collections.unmodifiableSet(new TreeSet<>(java.util.List.of(
@@ -167,7 +173,8 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
             "critical-xids", "busy-utilisation-pct", "finished-jobs-retained", "fgd-window", "backfill",
             "preemption", "consolidation-max-evictions", "default-runtime-ms", "fair-share-half-life-ms",
             "best-fit-cpu-weight", "seed", "random-ties", "fgd-popularity-pct", "fgd-integer-score",
-            "consolidation-cooldown-ms", "consolidation-window-ms", "consolidation-window-max-evictions")));
+            "consolidation-cooldown-ms", "consolidation-window-ms", "consolidation-window-max-evictions",
+            "leaf-congested-pct")));
 
     private static int parseInt(final String v, final int dflt, final String key) {
         if (v == null) {

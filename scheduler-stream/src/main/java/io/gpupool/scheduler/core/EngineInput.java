@@ -68,6 +68,21 @@ public sealed interface EngineInput {
     }
 
     /** Whether a leaf switch's uplinks are congested (multi-node jobs prefer other leaves). */
+    /**
+     * A node's uplink utilisation (its busiest fabric port toward the leaf, percent; -1 = no longer
+     * known). The engine averages its leaf's nodes: the leaf is congested when the mean reaches
+     * {@link EngineConfig#leafCongestedPct()}.
+     */
+    record NodeUplinkFact(long timestampMs, String nodeId, int uplinkPct) implements EngineInput {
+        public NodeUplinkFact {
+            Objects.requireNonNull(nodeId, "nodeId");
+            if (uplinkPct < -1 || uplinkPct > 100) {
+                throw new IllegalArgumentException("uplink utilisation must be 0-100 percent or -1 (unknown), got " + uplinkPct);
+            }
+        }
+    }
+
+    /** A leaf's congestion judged outside the engine (journals of schedulers that judged it in stage 1). */
     record LeafUplinkFact(long timestampMs, String leaf, boolean congested, int utilisationPct) implements EngineInput {
         public LeafUplinkFact {
             Objects.requireNonNull(leaf, "leaf");

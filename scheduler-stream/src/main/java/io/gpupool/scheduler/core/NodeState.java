@@ -39,6 +39,8 @@ final class NodeState {
     final TreeMap<String, String> badPorts = new TreeMap<>();
     /** True when some port is down (multi-node jobs on it are evicted), not only degraded. */
     boolean linkDown;
+    /** Utilisation of the node's busiest fabric port toward its leaf, percent; -1 = unknown. */
+    int uplinkPct = -1;
 
     /** Per GPU: its NVLink (else PCIe) group; and whether all GPUs share one group. */
     final int[] affinity;

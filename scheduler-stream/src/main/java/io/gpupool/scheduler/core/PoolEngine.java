@@ -76,6 +76,8 @@ public final class PoolEngine {
             schedule = link(f);
         } else if (input instanceof EngineInput.LeafUplinkFact f) {
             schedule = leafUplink(f);
+        } else if (input instanceof EngineInput.NodeUplinkFact f) {
+            schedule = nodeUplink(f);
         } else if (input instanceof EngineInput.NodeUpsert u) {
             schedule = upsertNode(u.node());
         } else if (input instanceof EngineInput.NodeRemoval r) {
@@ -107,7 +109,14 @@ public final class PoolEngine {
             final long memUsed = old.spec.memoryMib() - old.memFree;
             st.index.remove(old);
             old.describe(spec);
+            final int oldLeaf = old.leafIndex;
+            st.countUplink(old, -1);
             old.leafIndex = leaf;
+            st.countUplink(old, 1);
+            if (oldLeaf != leaf && old.uplinkPct >= 0) {
+                st.judgeLeaf(oldLeaf, cfg.leafCongestedPct(), true);
+                st.judgeLeaf(leaf, cfg.leafCongestedPct(), false);
+            }
             old.spineIndex = st.spineOfLeaf.get(leaf);
             old.cpuFree = spec.cpuMilli() - cpuUsed;
             old.changed();
@@ -140,6 +149,10 @@ public final class PoolEngine {
         }
         st.index.remove(n);
         st.sharedRoom(n.modelIndex).clear(n.slot);
+        if (n.uplinkPct >= 0) {
+            st.countUplink(n, -1);
+            st.judgeLeaf(n.leafIndex, cfg.leafCongestedPct(), true);
+        }
         st.slots.set(n.slot, null);
         st.nodesById.remove(nodeId);
         stats.invalidate();
@@ -258,6 +271,19 @@ public final class PoolEngine {
         }
         st.leafCongested.set(leaf, f.congested());
         return false;
+    }
+
+    private boolean nodeUplink(final EngineInput.NodeUplinkFact f) {
+        final NodeState n = st.nodesById.get(f.nodeId());
+        if (n == null) {
+            return false;
+        }
+        final boolean hadFigure = n.uplinkPct >= 0;
+        st.countUplink(n, -1);
+        n.uplinkPct = f.uplinkPct();
+        st.countUplink(n, 1);
+        st.judgeLeaf(n.leafIndex, cfg.leafCongestedPct(), hadFigure);
+        return heartbeat(f.nodeId()); // telemetry: the node is alive
     }
 
     private boolean tick() {
@@ -640,6 +666,7 @@ public final class PoolEngine {
 
     /** Rebuilds derived structures (index, shared-room sets, stats) after a restore. */
     void rebuildDerived() {
+        st.recountLeafUplinks();
         for (final Job j : st.activeJobs.values()) {
             if (j.state.holdsResources() && j.spec.preemptible()) {
                 st.preemptibleHolding[j.spec.priorityClass().ordinal()]++;

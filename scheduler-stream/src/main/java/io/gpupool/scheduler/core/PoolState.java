@@ -20,6 +20,8 @@ final class PoolState {
     /** leaf index -> spine index (the last inventory that named the leaf wins). */
     final List<Integer> spineOfLeaf = new ArrayList<>();
     final List<Boolean> leafCongested = new ArrayList<>();
+    /** Per leaf: {sum of its nodes' uplink percents, nodes with a figure}. Derived from the nodes. */
+    final List<long[]> leafUplinks = new ArrayList<>();
 
     /** Node slots in the order nodes first appeared; removed nodes leave a null. */
     final List<NodeState> slots = new ArrayList<>();
@@ -79,8 +81,63 @@ final class PoolState {
             spineOfLeaf.add(0);
             leafCongested.add(Boolean.FALSE);
         }
+        growLeafUplinks();
         spineOfLeaf.set(l, s);
         return l;
+    }
+
+    private void growLeafUplinks() {
+        while (leafUplinks.size() < spineOfLeaf.size()) {
+            leafUplinks.add(new long[2]);
+        }
+    }
+
+    /**
+     * Moves node {@code n}'s uplink figure into (+1) or out of (-1) its leaf's sum; a node with an
+     * unknown figure counts in neither.
+     */
+    void countUplink(final NodeState n, final int sign) {
+        if (n.uplinkPct >= 0) {
+            growLeafUplinks();
+            final long[] u = leafUplinks.get(n.leafIndex);
+            u[0] += sign * (long) n.uplinkPct;
+            u[1] += sign;
+        }
+    }
+
+    /**
+     * Re-judges leaf {@code leaf} from its nodes' uplinks: congested when their mean is at least
+     * {@code congestedPct}. A leaf none of whose nodes has a figure keeps what it was told last (a
+     * journal of leaf-level congestion facts, as older schedulers wrote, sets it directly).
+     */
+    void judgeLeaf(final int leaf, final int congestedPct, final boolean hadFigures) {
+        growLeafUplinks();
+        final long[] u = leafUplinks.get(leaf);
+        if (u[1] > 0) {
+            leafCongested.set(leaf, u[0] >= (long) congestedPct * u[1]);
+        } else if (hadFigures) {
+            leafCongested.set(leaf, Boolean.FALSE); // its last figure went unknown
+        }
+    }
+
+    /** The mean uplink utilisation of a leaf's nodes with a figure, percent; -1 when none has one. */
+    double leafUplinkPct(final int leaf) {
+        if (leaf >= leafUplinks.size() || leafUplinks.get(leaf)[1] == 0) {
+            return -1;
+        }
+        final long[] u = leafUplinks.get(leaf);
+        return (double) u[0] / u[1];
+    }
+
+    /** The leaf sums from the nodes (after a restore: derived, not stored). */
+    void recountLeafUplinks() {
+        leafUplinks.clear();
+        growLeafUplinks();
+        for (final NodeState n : slots) {
+            if (n != null) {
+                countUplink(n, 1);
+            }
+        }
     }
 
     java.util.BitSet sharedRoom(final int model) {

@@ -19,12 +19,13 @@ import java.util.Map;
  *
  * <p>Versions: 1 as first released; 2 appends the consolidation guard (when each active job was last
  * moved by consolidation, and the pool's recent moves). Version 1 snapshots still read, with no job
- * cooling down and an empty window.
+ * cooling down and an empty window. 3 appends the reservation plans kept between passes; 4 appends
+ * each node's uplink utilisation (older ones restore with every uplink unknown).
  */
 final class SnapshotCodec {
     private static final int MAGIC = 0x47505045; // "GPPE"
-    /** 2: consolidation guard; 3: reservation plans kept between passes. Older ones restore without them. */
-    static final int VERSION = 3;
+    /** 2: consolidation guard; 3: reservation plans; 4: node uplinks. Older ones restore without them. */
+    static final int VERSION = 4;
     private static final int OLDEST_READABLE = 1;
 
     private SnapshotCodec() {
@@ -102,6 +103,11 @@ final class SnapshotCodec {
                 spec(out, p.exemplar());
                 out.writeLong(p.startAtMs());
                 names(out, p.nodes());
+            }
+            for (final NodeState n : st.slots) {
+                if (n != null) {
+                    out.writeInt(n.uplinkPct);
+                }
             }
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);
@@ -194,6 +200,13 @@ final class SnapshotCodec {
                 final int plans = in.readInt();
                 for (int i = 0; i < plans; i++) {
                     st.plans.put(readSpec(in), in.readLong(), readNames(in));
+                }
+            }
+            if (version >= 4) {
+                for (final NodeState n : st.slots) {
+                    if (n != null) {
+                        n.uplinkPct = in.readInt();
+                    }
                 }
             }
             if (in.available() != 0) {

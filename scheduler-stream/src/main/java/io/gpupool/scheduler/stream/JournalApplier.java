@@ -14,6 +14,7 @@ import io.gpupool.avro.JournalPosition;
 import io.gpupool.avro.LinkHealth;
 import io.gpupool.avro.LinkStateChange;
 import io.gpupool.avro.Tick;
+import io.gpupool.avro.UplinkChange;
 import io.gpupool.avro.UtilisationBandChange;
 import io.gpupool.scheduler.core.EngineInput;
 import io.gpupool.scheduler.core.EngineOutput;
@@ -188,6 +189,11 @@ public final class JournalApplier {
             final boolean congested = cc.getLevel() == CongestionLevel.MODERATE || cc.getLevel() == CongestionLevel.SEVERE;
             final int pct = cc.getUplinkUtilisationPct() == null ? 0 : (int) Math.round(cc.getUplinkUtilisationPct());
             return new EngineInput.LeafUplinkFact(ts, cc.getLeaf(), congested, pct);
+        }
+        if (payload instanceof UplinkChange u) {
+            final Double pct = u.getUplinkUtilisationPct();
+            return new EngineInput.NodeUplinkFact(ts, u.getNodeId(),
+                    pct == null ? -1 : (int) Math.max(0, Math.min(100, Math.round(pct))));
         }
         if (payload instanceof JobEvent e) {
             return switch (e.getType()) {

@@ -61,9 +61,9 @@ final class LeafUplinkGauges implements AutoCloseable {
         registry.find(NODES).tags(tags).meters().forEach(registry::remove);
         final Figures f = new Figures();
         f.gauges.add(Gauge.builder(UTILIZATION, f, x -> x.ratio)
-                .description("Estimated utilisation (0-1) of a leaf switch's uplinks, as stage 1's congestion rule sees it: "
-                        + "the mean over the leaf's nodes of each node's busiest fabric port, transmit rate / link rate, in "
-                        + "whole percent. Per stage-1 task: a task averages only the nodes of its own input partitions "
+                .description("Estimated utilisation (0-1) of a leaf switch's uplinks: the mean over the leaf's nodes of "
+                        + "each node's busiest fabric port, transmit rate / link rate, in whole percent (the placer judges "
+                        + "congestion on the same figures as journaled, within 5 points). Per stage-1 task: a task averages only the nodes of its own input partitions "
                         + "(weight by gpupool_leaf_uplink_nodes for the whole leaf). Switch-side uplink counters are not read.")
                 .tags(tags).register(registry));
         f.gauges.add(Gauge.builder(NODES, f, x -> x.nodes)

@@ -34,6 +34,8 @@ final class NodeFacts {
     boolean dirty;
     /** Highest uplink utilisation of the node's ports in percent, -1 = unknown. */
     double uplinkPct = -1;
+    /** The uplink figure last journaled (UplinkChange), -1 = none or unknown. */
+    double journaledUplinkPct = -1;
 
     /** Derived state and last counters of one HCA port. */
     static final class PortFacts {
@@ -68,7 +70,7 @@ final class NodeFacts {
     byte[] toBytes() {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream(128 + 64 * gpuUuids.size());
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(2); // format version
+            out.writeByte(3); // format version
             out.writeUTF(pool);
             out.writeUTF(leaf == null ? "" : leaf);
             out.writeUTF(spine == null ? "" : spine);
@@ -95,6 +97,7 @@ final class NodeFacts {
             }
             out.writeLong(lastJournalMs);
             out.writeDouble(uplinkPct);
+            out.writeDouble(journaledUplinkPct);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -105,7 +108,7 @@ final class NodeFacts {
         final NodeFacts f = new NodeFacts();
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
             final int version = in.readByte();
-            if (version != 2) {
+            if (version != 2 && version != 3) {
                 throw new IllegalStateException("node facts format " + version + " is not known");
             }
             f.pool = in.readUTF();
@@ -135,6 +138,9 @@ final class NodeFacts {
             }
             f.lastJournalMs = in.readLong();
             f.uplinkPct = in.readDouble();
+            if (version >= 3) { // format 2 (leaf congestion judged in stage 1) journaled no node figure
+                f.journaledUplinkPct = in.readDouble();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,13 +1,12 @@
 package io.gpupool.scheduler.stream;
 
-import io.gpupool.avro.CongestionChange;
-import io.gpupool.avro.CongestionLevel;
 import io.gpupool.avro.GpuInfo;
 import io.gpupool.avro.GpuSamples;
 import io.gpupool.avro.InventoryChange;
 import io.gpupool.avro.LinkSamples;
 import io.gpupool.avro.NodeInventory;
 import io.gpupool.avro.Tick;
+import io.gpupool.avro.UplinkChange;
 import io.gpupool.serde.RecordDecodeException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -36,7 +35,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Object> {
     static final String NODE_STORE = "sequencer-nodes";
-    static final String LEAF_STORE = "sequencer-leaves";
 
     private final TopicNames topics;
     private final TelemetryRules rules;
@@ -49,7 +47,6 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
     private final LinkTelemetryReducer linkReducer;
     private ProcessorContext<Object, Object> context;
     private KeyValueStore<String, byte[]> nodes;
-    private KeyValueStore<String, byte[]> leaves;
     /** Derived from the node store at init: leaf -> node -> uplink utilisation, and the pools known. */
     private final Map<String, Map<String, Double>> uplinkByLeaf = new HashMap<>();
     private final TreeSet<String> pools = new TreeSet<>();
@@ -79,7 +76,6 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
     public void init(final ProcessorContext<Object, Object> ctx) {
         this.context = ctx;
         this.nodes = ctx.getStateStore(NODE_STORE);
-        this.leaves = ctx.getStateStore(LEAF_STORE);
         this.leafGauges = new LeafUplinkGauges(metrics.registry(), ctx.taskId().toString());
         try (KeyValueIterator<String, byte[]> it = nodes.all()) {
             while (it.hasNext()) {
@@ -212,8 +208,8 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
         for (final Object fact : facts) {
             journal(f.pool, record, where, fact, "link");
         }
-        final boolean congestion = congestion(nodeId, f, record, where);
-        aliveAndSave(nodeId, f, record, where, !facts.isEmpty() || congestion);
+        final boolean uplink = uplink(nodeId, f, record, where);
+        aliveAndSave(nodeId, f, record, where, !facts.isEmpty() || uplink);
     }
 
     /** The node's state, or null (counted) when the sequencer has no inventory for it. */
@@ -253,33 +249,25 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
         cache.put(nodeId, f);
     }
 
-    /** Re-derives the node's leaf's congestion level; journals it when it moved. */
-    private boolean congestion(final String nodeId, final NodeFacts f, final Record<byte[], byte[]> record,
-                               final RecordMetadata where) {
-        if (f.leaf == null) {
+    /**
+     * Journals the node's uplink figure when it became known or unknown, or moved by
+     * {@link TelemetryRules#UPLINK_STEP_PCT} from the figure last journaled. The placer averages a
+     * leaf's nodes into its congestion: this task sees only the nodes of its own partitions, so a leaf
+     * judged here would be judged on part of its nodes, differently by every task.
+     */
+    private boolean uplink(final String nodeId, final NodeFacts f, final Record<byte[], byte[]> record,
+                           final RecordMetadata where) {
+        trackUplink(nodeId, f);
+        if (!TelemetryRules.uplinkMoved(f.journaledUplinkPct, f.uplinkPct)) {
             return false;
         }
-        final UplinkMean uplink = trackUplink(nodeId, f);
-        if (uplink.nodes() == 0) {
-            return false;
-        }
-        final double mean = uplink.pct();
-        final int n = uplink.nodes();
-        final CongestionLevel level = mean >= rules.congestionSeverePct() ? CongestionLevel.SEVERE
-                : mean >= rules.congestionModeratePct() ? CongestionLevel.MODERATE : CongestionLevel.NONE;
-        final byte[] was = leaves.get(f.leaf);
-        if (was != null && new String(was, StandardCharsets.UTF_8).equals(level.name())) {
-            return false;
-        }
-        if (was == null && level == CongestionLevel.NONE) {
-            leaves.put(f.leaf, level.name().getBytes(StandardCharsets.UTF_8));
-            return false; // nothing to tell: the engine starts with uncongested leaves
-        }
-        leaves.put(f.leaf, level.name().getBytes(StandardCharsets.UTF_8));
-        journal(f.pool, record, where, CongestionChange.newBuilder().setLeaf(f.leaf).setSpine(f.spine).setLevel(level)
-                .setUplinkUtilisationPct(mean)
-                .setEvidence(String.format(java.util.Locale.ROOT, "mean uplink utilisation %.0f%% over %d nodes", mean, n))
-                .build(), "congestion");
+        f.journaledUplinkPct = f.uplinkPct;
+        f.dirty = true;
+        journal(f.pool, record, where, UplinkChange.newBuilder().setNodeId(nodeId)
+                .setUplinkUtilisationPct(f.uplinkPct < 0 ? null : f.uplinkPct)
+                .setEvidence(f.uplinkPct < 0 ? "no rated fabric port sampled"
+                        : "busiest fabric port at " + Math.round(f.uplinkPct) + "% of its link rate")
+                .build(), "uplink");
         return true;
     }
 
@@ -306,7 +294,7 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
         }
     }
 
-    /** The leaf's mean, which the congestion rule judges, set on its gauge (removed while there is none). */
+    /** The leaf's mean over this task's nodes, set on its gauge (removed while there is none). */
     private UplinkMean exportUplink(final String pool, final String leaf) {
         double sum = 0;
         int n = 0;

@@ -38,7 +38,6 @@ public final class SchedulerTopology {
         topo.addProcessor("node-facts", () -> new NodeFactsProcessor(t, rules, tickIntervalMs, metrics, codecs),
                 NODE_SOURCE);
         topo.addStateStore(store(NodeFactsProcessor.NODE_STORE), "node-facts");
-        topo.addStateStore(store(NodeFactsProcessor.LEAF_STORE), "node-facts");
 
         // Stage 1b: job-keyed inputs
         topo.addSource(JOB_SOURCE, bytes, bytes, t.jobs(), t.jobEvents());

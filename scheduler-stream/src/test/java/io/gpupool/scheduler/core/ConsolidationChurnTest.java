@@ -135,10 +135,11 @@ class ConsolidationChurnTest {
         e.apply(submit(1, JobSpec.builder("a").preemptible(true).gang(1, 3).build()));
         e.apply(submit(2, JobSpec.builder("b").gang(1, 8).build()));
         final byte[] current = e.snapshot();
-        assertEquals(3, current[7], "current version");
-        // version 1 had the same bytes up to the guard section (no job moved: two zero counts), and
-        // version 3's reservation plans come after it (none here: one more zero count)
-        final byte[] v1 = Arrays.copyOf(current, current.length - 8 - 4);
+        assertEquals(4, current[7], "current version");
+        // version 1 had the same bytes up to the guard section (no job moved: two zero counts),
+        // version 3's reservation plans come after it (none here: one more zero count), and version
+        // 4's node uplinks after those (two nodes, both unknown: -1 each)
+        final byte[] v1 = Arrays.copyOf(current, current.length - 8 - 4 - 2 * 4);
         v1[7] = 1;
         assertArrayEquals(current, PoolEngine.restore(v1, cfg()).snapshot());
     }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.gpupool.avro.CongestionChange;
-import io.gpupool.avro.CongestionLevel;
+import io.gpupool.avro.UplinkChange;
 import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.GpuHealth;
 import io.gpupool.avro.GpuHealthChange;
@@ -120,23 +120,31 @@ class SequencerTelemetryTest {
     }
 
     @Test
-    void congestedUplinksOfALeafAreJournaledAsACongestionChange() {
+    void eachNodesUplinkIsJournaledWhenItMovesByAStepForThePlacerToJudgeTheLeaf() {
         final LinkSamples busy0 = Fixtures.link("n0", true, 0, 2_000);
         busy0.getPorts().get(0).setTxBytesPerSec(49e9); // 98 % of 400 Gb/s
         final LinkSamples busy1 = Fixtures.link("n1", true, 0, 2_000);
-        busy1.getPorts().get(0).setTxBytesPerSec(48e9);
+        busy1.getPorts().get(0).setTxBytesPerSec(48e9); // 96 %
         h.link.pipeInput("n0", busy0, 2_000);
         assertThat(uplink("leaf-a")).isCloseTo(0.98, within(1e-9));
         h.link.pipeInput("n1", busy1, 2_000);
-        final List<CongestionChange> c = payloads().stream().filter(CongestionChange.class::isInstance)
-                .map(CongestionChange.class::cast).toList();
-        assertThat(c).isNotEmpty();
-        assertThat(c.get(c.size() - 1).getLevel()).isEqualTo(CongestionLevel.SEVERE);
-        assertThat(c.get(0).getLeaf()).isEqualTo("leaf-a");
-        // the gauge is the figure the rule judges: 98 % (n0 alone) was journaled as SEVERE; n1's 96 %
-        // moves the mean to 97 %, which the gauge shows, but not the level, so nothing more is journaled
-        assertThat(c).singleElement().extracting(CongestionChange::getUplinkUtilisationPct).isEqualTo(98.0);
         assertThat(uplink("leaf-a")).isCloseTo(0.97, within(1e-9));
+        // n0 moves by less than a step (98 -> 95 %), then by a step (-> 93 %), then stops being known
+        final LinkSamples n0a = Fixtures.link("n0", true, 0, 3_000);
+        n0a.getPorts().get(0).setTxBytesPerSec(47.5e9);
+        h.link.pipeInput("n0", n0a, 3_000);
+        final LinkSamples n0b = Fixtures.link("n0", true, 0, 4_000);
+        n0b.getPorts().get(0).setTxBytesPerSec(46.5e9);
+        h.link.pipeInput("n0", n0b, 4_000);
+        final LinkSamples n0c = Fixtures.link("n0", true, 0, 5_000);
+        n0c.getPorts().get(0).setRateGbps(null);
+        h.link.pipeInput("n0", n0c, 5_000);
+        final List<UplinkChange> u = payloads().stream().filter(UplinkChange.class::isInstance)
+                .map(UplinkChange.class::cast).toList();
+        assertThat(u).extracting(UplinkChange::getNodeId).containsExactly("n0", "n1", "n0", "n0");
+        assertThat(u).extracting(UplinkChange::getUplinkUtilisationPct).containsExactly(98.0, 96.0, 93.0, null);
+        // stage 1 no longer judges leaves: no task sees all nodes of one
+        assertThat(payloads()).noneMatch(CongestionChange.class::isInstance);
     }
 
     @Test
