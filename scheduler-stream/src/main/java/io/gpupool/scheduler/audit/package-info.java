@@ -16,10 +16,11 @@
  * journal entries of a pool) as an {@link io.gpupool.scheduler.audit.EngineSnapshot} to the compacted
  * topic {@code <journal>.snapshots} ({@link io.gpupool.scheduler.audit.SnapshotTopic}), in the same
  * exactly-once transaction as the decisions of that entry, in chunks of at most 512 KB. A
- * snapshot holds all the placer decides from: the engine, and the job book of the journal partition
- * (every job id taken, so a resubmitted id is a duplicate in a replay too; the requests of live jobs,
- * which their node commands carry). Snapshots of older schedulers (format 1, engine only) are still
- * read but never started from. The name follows the journal's instead of
+ * snapshot and the topic's job book records hold all the placer decides from: the engine, and the job
+ * book of the journal partition (every job id taken, so a resubmitted id is a duplicate in a replay
+ * too; the requests of live jobs, which their node commands carry), one record per job id written when
+ * the id is taken ({@link io.gpupool.scheduler.stream.JobBookTopic}). Snapshots of format 2 carry the
+ * book inside; those of format 1 (engine only) are still read but never started from. The name follows the journal's instead of
  * being a catalog entry, so renamed or prefixed deployments get a matching topic with no new setting.
  * Keys rotate over 16 slots per pool, so compaction keeps the last 16 snapshots and an audit can
  * verify from any of them onwards. Restarts of the scheduler itself restore from the placer's state

@@ -41,6 +41,8 @@ final class NodeState {
     boolean linkDown;
     /** Utilisation of the node's busiest fabric port toward its leaf, percent; -1 = unknown. */
     int uplinkPct = -1;
+    /** Whether {@link #uplinkPct} is in its leaf's sum (PoolState#countUplink); derived, not stored. */
+    boolean uplinkCounted;
 
     /** Per GPU: its NVLink (else PCIe) group; and whether all GPUs share one group. */
     final int[] affinity;
@@ -121,6 +123,11 @@ final class NodeState {
     }
 
     /** May take part in a multi-node job: no bad fabric port. */
+    /** Whether the engine marked the node's telemetry stale (all its GPUs are marked together). */
+    boolean telemetryStale() {
+        return gpuCount > 0 && (healthBits[0] & GpuHealthState.STALE) != 0;
+    }
+
     boolean linkOk() {
         return badPorts.isEmpty();
     }

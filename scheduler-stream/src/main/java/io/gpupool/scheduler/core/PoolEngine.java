@@ -56,8 +56,9 @@ public final class PoolEngine {
         final boolean schedule;
         if (!(input instanceof EngineInput.JobSubmit || input instanceof EngineInput.JobEvent
                 || input instanceof EngineInput.JobCancel || input instanceof EngineInput.NodeHeartbeat
-                || input instanceof EngineInput.GpuUtilisationFact)) {
-            // inventory, health, fabric or a tick: capacity may be lost, plans are replanned when next needed
+                || input instanceof EngineInput.GpuUtilisationFact || input instanceof EngineInput.NodeUplinkFact)) {
+            // inventory, health, links or a tick: capacity may be lost, plans are replanned when next needed
+            // (an uplink figure only changes which leaf a gang prefers: the plans' promises still hold)
             st.plans.clear();
         }
         if (input instanceof EngineInput.JobSubmit s) {
@@ -110,10 +111,11 @@ public final class PoolEngine {
             st.index.remove(old);
             old.describe(spec);
             final int oldLeaf = old.leafIndex;
-            st.countUplink(old, -1);
+            final boolean counted = old.uplinkCounted;
+            st.uncountUplink(old);
             old.leafIndex = leaf;
-            st.countUplink(old, 1);
-            if (oldLeaf != leaf && old.uplinkPct >= 0) {
+            st.countUplink(old);
+            if (oldLeaf != leaf && counted) {
                 st.judgeLeaf(oldLeaf, cfg.leafCongestedPct(), true);
                 st.judgeLeaf(leaf, cfg.leafCongestedPct(), false);
             }
@@ -149,8 +151,8 @@ public final class PoolEngine {
         }
         st.index.remove(n);
         st.sharedRoom(n.modelIndex).clear(n.slot);
-        if (n.uplinkPct >= 0) {
-            st.countUplink(n, -1);
+        if (n.uplinkCounted) {
+            st.uncountUplink(n);
             st.judgeLeaf(n.leafIndex, cfg.leafCongestedPct(), true);
         }
         st.slots.set(n.slot, null);
@@ -231,6 +233,11 @@ public final class PoolEngine {
                 grew |= setHealth(n, g, n.healthBits[g] & ~GpuHealthState.STALE);
             }
         }
+        if (!n.uplinkCounted && n.uplinkPct >= 0) { // back from stale: its figure counts again
+            final boolean hadFigures = st.leafHasUplinks(n.leafIndex);
+            st.countUplink(n);
+            st.judgeLeaf(n.leafIndex, cfg.leafCongestedPct(), hadFigures);
+        }
         return grew;
     }
 
@@ -278,12 +285,14 @@ public final class PoolEngine {
         if (n == null) {
             return false;
         }
-        final boolean hadFigure = n.uplinkPct >= 0;
-        st.countUplink(n, -1);
+        // telemetry: the node is alive (not stale) before its figure is counted
+        final boolean grew = heartbeat(f.nodeId());
+        final boolean hadFigures = st.leafHasUplinks(n.leafIndex);
+        st.uncountUplink(n);
         n.uplinkPct = f.uplinkPct();
-        st.countUplink(n, 1);
-        st.judgeLeaf(n.leafIndex, cfg.leafCongestedPct(), hadFigure);
-        return heartbeat(f.nodeId()); // telemetry: the node is alive
+        st.countUplink(n);
+        st.judgeLeaf(n.leafIndex, cfg.leafCongestedPct(), hadFigures);
+        return grew;
     }
 
     private boolean tick() {
@@ -295,6 +304,10 @@ public final class PoolEngine {
                         if ((n.healthBits[g] & GpuHealthState.STALE) == 0) {
                             grew |= setHealth(n, g, n.healthBits[g] | GpuHealthState.STALE);
                         }
+                    }
+                    if (n.uplinkCounted && n.telemetryStale()) { // a silent node's last figure is not the uplink now
+                        st.uncountUplink(n);
+                        st.judgeLeaf(n.leafIndex, cfg.leafCongestedPct(), true);
                     }
                 }
             }

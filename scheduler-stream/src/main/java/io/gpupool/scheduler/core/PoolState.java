@@ -93,22 +93,42 @@ final class PoolState {
     }
 
     /**
-     * Moves node {@code n}'s uplink figure into (+1) or out of (-1) its leaf's sum; a node with an
-     * unknown figure counts in neither.
+     * Takes node {@code n}'s uplink figure out of its leaf's sum (before the figure, the node's leaf
+     * or its staleness changes); nothing when it was not in.
      */
-    void countUplink(final NodeState n, final int sign) {
-        if (n.uplinkPct >= 0) {
+    void uncountUplink(final NodeState n) {
+        if (n.uplinkCounted) {
+            final long[] u = leafUplinks.get(n.leafIndex);
+            u[0] -= n.uplinkPct;
+            u[1]--;
+            n.uplinkCounted = false;
+        }
+    }
+
+    /**
+     * Puts node {@code n}'s uplink figure into its leaf's sum when it counts: known, and the node's
+     * telemetry not stale (a node that stopped reporting says nothing about the uplink now).
+     */
+    void countUplink(final NodeState n) {
+        if (!n.uplinkCounted && n.uplinkPct >= 0 && !n.telemetryStale()) {
             growLeafUplinks();
             final long[] u = leafUplinks.get(n.leafIndex);
-            u[0] += sign * (long) n.uplinkPct;
-            u[1] += sign;
+            u[0] += n.uplinkPct;
+            u[1]++;
+            n.uplinkCounted = true;
         }
+    }
+
+    /** Whether some node of the leaf has a figure in its sum. */
+    boolean leafHasUplinks(final int leaf) {
+        return leaf < leafUplinks.size() && leafUplinks.get(leaf)[1] > 0;
     }
 
     /**
      * Re-judges leaf {@code leaf} from its nodes' uplinks: congested when their mean is at least
      * {@code congestedPct}. A leaf none of whose nodes has a figure keeps what it was told last (a
-     * journal of leaf-level congestion facts, as older schedulers wrote, sets it directly).
+     * journal of leaf-level congestion facts, as older schedulers wrote, sets it directly), unless
+     * its last figure just went ({@code hadFigures}).
      */
     void judgeLeaf(final int leaf, final int congestedPct, final boolean hadFigures) {
         growLeafUplinks();
@@ -116,7 +136,7 @@ final class PoolState {
         if (u[1] > 0) {
             leafCongested.set(leaf, u[0] >= (long) congestedPct * u[1]);
         } else if (hadFigures) {
-            leafCongested.set(leaf, Boolean.FALSE); // its last figure went unknown
+            leafCongested.set(leaf, Boolean.FALSE);
         }
     }
 
@@ -135,7 +155,8 @@ final class PoolState {
         growLeafUplinks();
         for (final NodeState n : slots) {
             if (n != null) {
-                countUplink(n, 1);
+                n.uplinkCounted = false;
+                countUplink(n);
             }
         }
     }

@@ -127,7 +127,9 @@ public final class JournalApplier {
             return rejected(pool, jobId, "DUPLICATE_JOB", "job id " + jobId + " was already submitted (journal "
                     + known.partition() + "@" + known.offset() + ")", cause);
         }
-        if (known == null) { // an entry re-applied after a restart finds its own record
+        // An entry re-applied after a restart finds its own record; a slim one (a format-2 snapshot's book
+        // can hold one for a job still live in another pool of the partition) gets its request back.
+        if (known == null || known.request() == null) {
             book.put(jobId, new JobRecord(cause.getPartition(), cause.getOffset(), c.getCommandId(),
                     submit.getRequest()));
         }

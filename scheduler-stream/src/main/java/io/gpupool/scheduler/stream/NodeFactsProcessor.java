@@ -157,8 +157,10 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
         f.pool = inv.getPool();
         f.leaf = inv.getLeaf();
         f.spine = inv.getSpine();
-        // a re-published inventory means the node (re)started: health is judged afresh
+        // a re-published inventory means the node (re)started: health is judged afresh, and the uplink
+        // figure is journaled again with the next sample (an engine that replaced the node forgot it)
         f.resetGpus(uuids);
+        f.journaledUplinkPct = -1;
         pools.add(f.pool);
         journal(f.pool, record, where, InventoryChange.newBuilder().setNodeId(nodeId).setRemoved(false)
                 .setInventory(inv).build(), "inventory");

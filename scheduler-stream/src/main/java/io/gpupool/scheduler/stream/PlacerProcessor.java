@@ -32,6 +32,8 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
     static final String DECISIONS_SINK = "decisions-sink";
     static final String COMMANDS_SINK = "node-commands-sink";
     static final String SNAPSHOTS_SINK = "engine-snapshots-sink";
+    /** Key in the job store (job ids have no '#') marking that its records are all on the snapshot topic. */
+    static final String BOOK_ON_TOPIC = "#book-on-topic";
     private static final Logger LOG = LoggerFactory.getLogger(PlacerProcessor.class);
 
     /** A pool this task drives. */
@@ -59,6 +61,9 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
     private EngineStore store;
     private KeyValueStore<String, byte[]> history;
     private JournalApplier applier;
+    private KeyValueStore<String, byte[]> jobs;
+    /** This task's job store is on the snapshot topic (see {@link #publishBookOnce}). */
+    private boolean bookPublished;
     /** Set once init() has rebuilt the engines: from then on new job ids go to the snapshot topic too. */
     private boolean restored;
     /** The timestamp of the journal record being processed, for the book records it causes. */
@@ -76,9 +81,12 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
     @Override
     public void init(final ProcessorContext<Object, Object> ctx) {
         this.context = ctx;
+        this.restored = false; // Streams may init a revived task's processor again
+        this.bookPublished = false;
         this.store = new EngineStore(ctx.getStateStore(EngineStore.SNAPSHOTS), ctx.getStateStore(EngineStore.TAIL));
         this.history = ctx.getStateStore(DecisionHistory.STORE);
         final KeyValueStore<String, byte[]> jobs = ctx.getStateStore(JOB_STORE);
+        this.jobs = jobs;
         this.applier = new JournalApplier(new JobBook() {
             @Override
             public JobRecord get(final String jobId) {
@@ -103,7 +111,9 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
                 try (org.apache.kafka.streams.state.KeyValueIterator<String, byte[]> it = jobs.all()) {
                     while (it.hasNext()) {
                         final org.apache.kafka.streams.KeyValue<String, byte[]> kv = it.next();
-                        each.accept(kv.key, kv.value);
+                        if (!kv.key.equals(BOOK_ON_TOPIC)) {
+                            each.accept(kv.key, kv.value);
+                        }
                     }
                 }
             }
@@ -144,6 +154,7 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
                 where == null ? -1 : where.offset(), entry.getTimestamp());
         final long entryMs = entry.getTimestamp().toEpochMilli();
         recordTimestamp = record.timestamp();
+        publishBookOnce();
         final Pool pool = pools.computeIfAbsent(entry.getPool(), this::newPool);
         final Applied applied;
         synchronized (pool.handle) {
@@ -165,6 +176,35 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
         }
         emit(entry.getPool(), applied, record.timestamp());
         metrics.journalApplied(entryMs);
+    }
+
+    /**
+     * Job ids taken by a scheduler from before the book records (snapshot format 2) are in the job
+     * store only: the first record a task processes puts them all on the snapshot topic, once (the
+     * marker is written in the same transaction), so that format-3 snapshots find every id taken.
+     * A new store has nothing to publish and only gets the marker.
+     */
+    private void publishBookOnce() {
+        if (bookPublished) {
+            return;
+        }
+        if (jobs.get(BOOK_ON_TOPIC) == null) {
+            long published = 0;
+            try (org.apache.kafka.streams.state.KeyValueIterator<String, byte[]> it = jobs.all()) {
+                while (it.hasNext()) {
+                    final org.apache.kafka.streams.KeyValue<String, byte[]> kv = it.next();
+                    final JobRecord r = JobRecord.fromBytes(kv.value);
+                    context.forward(new Record<Object, Object>(JobBookTopic.key(r.partition(), kv.key),
+                            JobBookTopic.value(kv.key, kv.value), recordTimestamp), SNAPSHOTS_SINK);
+                    published++;
+                }
+            }
+            jobs.put(BOOK_ON_TOPIC, new byte[0]);
+            if (published > 0) {
+                LOG.info("{} job ids taken before book records existed put on the snapshot topic", published);
+            }
+        }
+        bookPublished = true;
     }
 
     private Pool newPool(final String name) {

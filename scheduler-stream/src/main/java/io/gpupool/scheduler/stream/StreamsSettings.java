@@ -49,7 +49,10 @@ public final class StreamsSettings {
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         // Never hold records back to align timestamps across a task's input partitions: the journal fixes
         // the order that counts, whatever order stage 1 reads its topics in. 0 still waits for a partition
-        // with unfetched data and formats a message about it on every call; -1 skips all of that.
+        // with unfetched data and formats a message about it on every call; -1 skips all of that. (A new
+        // node's first telemetry can then be read before its inventory: it is dropped and counted as
+        // unknown_node, and the next sample counts. Job events follow their submit's decision, so a
+        // job's submit is always read before its events.)
         p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
         return p;
     }

@@ -43,9 +43,33 @@ class LeafCongestionTest {
         assertEquals("l1", gangLands(e)); // l0: 70
         uplink(e, "n0-0", -1);
         assertEquals("l0", gangLands(e)); // n0-0 no longer known: l0 is (50 + 62) / 2 = 56
+        uplink(e, "n0-2", 90);
+        assertEquals("l1", gangLands(e)); // (50 + 90) / 2 = 70
         uplink(e, "n0-1", -1);
+        assertEquals("l1", gangLands(e)); // 90 alone
         uplink(e, "n0-2", -1);
-        assertEquals("l0", gangLands(e)); // no figure left: not congested
+        assertEquals("l0", gangLands(e)); // its last figure gone: no longer congested
+    }
+
+    @Test
+    void aNodeWhoseTelemetryWentStaleNoLongerCountsUntilItIsBack() {
+        final PoolEngine e = Pools.pool(Pools.config(ScoringPolicy.BEST_FIT), 2, 3, 8);
+        uplink(e, "n0-0", 95);
+        assertEquals("l1", gangLands(e));
+        // every node but n0-0 keeps reporting; n0-0 goes stale (120 s without telemetry) on the next tick
+        ts = 150_000;
+        for (final String n : new String[] {"n0-1", "n0-2", "n1-0", "n1-1", "n1-2"}) {
+            e.apply(new EngineInput.NodeHeartbeat(ts++, n));
+        }
+        ts = 200_000;
+        e.apply(new EngineInput.Tick(ts++));
+        assertEquals(false, congested(e, "l0"));
+        assertEquals("l0", gangLands(e)); // on n0-1 and n0-2: l0 has fewer fitting nodes than l1
+        e.apply(new EngineInput.NodeHeartbeat(ts++, "n0-0"));
+        assertEquals(true, congested(e, "l0")); // back, with its last figure
+        final PoolEngine restored = PoolEngine.restore(e.snapshot(), Pools.config(ScoringPolicy.BEST_FIT));
+        assertEquals(true, congested(restored, "l0"));
+        assertEquals(95.0, restored.st.leafUplinkPct(restored.st.leaves.find("l0")), 1e-9);
     }
 
     @Test

@@ -181,6 +181,7 @@ class PlacerJobBookTest {
             }
             final List<PlacementDecision> decisions = new ArrayList<>();
             final List<NodeCommand> commands = new ArrayList<>();
+            BOOK_KEYS.clear();
             // before the restart: everything up to the entry before x's second submit
             final MockProcessorContext<Object, Object> first = context(stores, true);
             final PlacerProcessor before = placer(h, first);
@@ -205,6 +206,40 @@ class PlacerJobBookTest {
             }
             assertThat(decisions).filteredOn(d -> d.getCause().getOffset() == again).singleElement()
                     .extracting(PlacementDecision::getReasonCode).isEqualTo("DUPLICATE_JOB");
+            // one book record per job id across the restart: none again from the restored placer's re-applied tail
+            assertThat(BOOK_KEYS).containsExactlyInAnyOrder("x#job#0", "y#job#0", "z#job#0", "w#job#0");
+        }
+    }
+
+    @Test
+    void aJobStoreFromBeforeBookRecordsIsPutOnTheTopicOnceByTheFirstRecord() throws Exception {
+        try (Harness h = new Harness(3, 600_000)) {
+            final List<StateStore> stores = new ArrayList<>();
+            for (final String name : new String[] {EngineStore.SNAPSHOTS, EngineStore.TAIL, PlacerProcessor.JOB_STORE,
+                    DecisionHistory.STORE}) {
+                stores.add(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), Serdes.String(),
+                        Serdes.ByteArray()).withLoggingDisabled().build());
+            }
+            final MockProcessorContext<Object, Object> ctx = context(stores, true);
+            // what a scheduler of snapshot format 2 left: job ids in the store, no marker
+            final KeyValueStore<String, byte[]> jobs = (KeyValueStore<String, byte[]>) stores.get(2);
+            jobs.put("old-1", new JobRecord(0, 3, "c1", Fixtures.request("p1", 1, 1).build()).toBytes());
+            jobs.put("old-2", new JobRecord(0, 4, "c2", null).toBytes());
+            final PlacerProcessor p = placer(h, ctx);
+            final Serializer<JournalEntry> ser = h.codecs.serializer();
+            h.inventory.pipeInput("n0", Fixtures.node("p1", "n0", "leaf-0", 8), 1_000);
+            final List<byte[]> raw = h.journal().stream().map(r -> ser.serialize(h.topics.journal(), r.value())).toList();
+            BOOK_KEYS.clear();
+            feed(p, ctx, raw, 0, raw.size(), new ArrayList<>(), new ArrayList<>());
+            feed(p, ctx, raw, 0, raw.size(), new ArrayList<>(), new ArrayList<>());
+            assertThat(BOOK_KEYS).containsExactly("old-1#job#0", "old-2#job#0");
+            p.close();
+            // a placer started again on the same store publishes nothing more
+            final MockProcessorContext<Object, Object> again = context(stores, false);
+            final PlacerProcessor q = placer(h, again);
+            BOOK_KEYS.clear();
+            feed(q, again, raw, 0, raw.size(), new ArrayList<>(), new ArrayList<>());
+            assertThat(BOOK_KEYS).isEmpty();
         }
     }
 
@@ -241,8 +276,13 @@ class PlacerJobBookTest {
             p.process(new Record<>("p1".getBytes(java.nio.charset.StandardCharsets.UTF_8), raw.get(i), 1_000L + i));
             ctx.forwarded(PlacerProcessor.DECISIONS_SINK).forEach(f -> decisions.add((PlacementDecision) f.record().value()));
             ctx.forwarded(PlacerProcessor.COMMANDS_SINK).forEach(f -> commands.add((NodeCommand) f.record().value()));
+            ctx.forwarded(PlacerProcessor.SNAPSHOTS_SINK).stream().map(f -> (String) f.record().key())
+                    .filter(k -> k.contains("#job#")).forEach(BOOK_KEYS::add);
         }
     }
+
+    /** Keys of the job book records the placers of a test forwarded, in order. */
+    private static final List<String> BOOK_KEYS = new ArrayList<>();
 
     @SuppressWarnings("unchecked")
     private static <T extends SpecificRecord> byte[] bytes(final T r) throws Exception {

@@ -69,23 +69,29 @@ class QueriesAcrossInstancesOnStackTest {
                 }
             }
             inv.flush();
+            final List<String> bases = List.of("http://127.0.0.1:" + one.httpPort(), "http://127.0.0.1:" + two.httpPort());
+            // inventory and jobs are read by different stage-1 tasks: submit once each pool has both nodes
+            for (final String pool : pools) {
+                awaitGpus(bases.get(0) + "/pools/" + pool, 16);
+            }
+            final List<ConsumerRecord<String, PlacementDecision>> seen = new ArrayList<>();
             for (final String pool : pools) {
                 // the whole pool, then one more node's worth: placed, then queued
                 jobs.send(new ProducerRecord<>(clients.topics.jobs(), pool + "-big",
                         Fixtures.submit(pool + "-big", Fixtures.request(pool, 2, 8).build())));
             }
             jobs.flush();
-            StackClients.pollUntil(decisions, new ArrayList<>(), s -> s.size() >= pools.size(), Duration.ofSeconds(90));
+            StackClients.pollUntil(decisions, seen, s -> s.size() >= pools.size(), Duration.ofSeconds(90));
             for (final String pool : pools) {
                 jobs.send(new ProducerRecord<>(clients.topics.jobs(), pool + "-waits",
                         Fixtures.submit(pool + "-waits", Fixtures.request(pool, 1, 8).build())));
             }
             jobs.flush();
-            final List<ConsumerRecord<String, PlacementDecision>> seen = StackClients.pollUntil(decisions,
-                    new ArrayList<>(), s -> s.size() >= pools.size(), Duration.ofSeconds(90));
-            assertThat(seen).hasSize(pools.size());
+            StackClients.pollUntil(decisions, seen, s -> s.size() >= 2 * pools.size(), Duration.ofSeconds(90));
+            assertThat(seen.stream().map(r -> r.key() + ":" + r.value().getOutcome()).sorted().toList())
+                    .containsExactlyElementsOf(pools.stream().flatMap(p -> java.util.stream.Stream.of(p + "-big:PLACED",
+                            p + "-waits:QUEUED")).sorted().toList());
 
-            final List<String> bases = List.of("http://127.0.0.1:" + one.httpPort(), "http://127.0.0.1:" + two.httpPort());
             for (final String pool : pools) {
                 final List<String> answers = new ArrayList<>();
                 for (final String base : bases) {
@@ -112,6 +118,14 @@ class QueriesAcrossInstancesOnStackTest {
             throws Exception {
         return new SchedulerOptions(prefix + "-app", stack.bootstrapServers(), stack.requireRegistryUrl(), new Properties(),
                 false, Files.createTempDirectory("gpupool-it-"), "127.0.0.1", 0, Map.of(), 1_000, 5_000, clients.catalog);
+    }
+
+    private void awaitGpus(final String url, final long gpus) throws Exception {
+        final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (get(url).at("/gpus/total").asLong() < gpus && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        assertThat(get(url).at("/gpus/total").asLong()).as(url).isEqualTo(gpus);
     }
 
     /** A 200 answer, retried while the instances are still settling (a rebalance moves the tasks). */
