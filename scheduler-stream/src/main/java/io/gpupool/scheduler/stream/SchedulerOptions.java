@@ -23,7 +23,7 @@ public record SchedulerOptions(String applicationId, String bootstrapServers, St
     public static final String DEFAULT_APPLICATION_ID = "gpupool-scheduler";
     /**
      * Journal entries between engine snapshots. A snapshot stops the placer: with a 4,096-node pool
-     * and 20,000 running jobs it takes 50-100 ms (the log line "pool P snapshot N" and
+     * and 20,000 running jobs it takes 70-130 ms once warm (the log line "pool P snapshot N" and
      * gpupool_engine_snapshot_seconds give the parts; 250-400 ms while the whole job book went into
      * every snapshot). At 20,000 entries (every 1.5 s at 5,000 requests/s) that was a fifth of the
      * placer's time. A restart replays at most this many tail entries from its store: seconds at the
