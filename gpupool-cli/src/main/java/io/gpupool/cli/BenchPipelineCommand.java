@@ -56,6 +56,11 @@ public final class BenchPipelineCommand implements Callable<Integer> {
             description = "Backlog the pass-through app is timed on (default ${DEFAULT-VALUE}).")
     int passthroughRecords;
 
+    @Option(names = "--drain-records", defaultValue = "100000",
+            description = "Backlog of 1-GPU job requests the scheduler itself is timed on, like the pass-through"
+                    + " (default ${DEFAULT-VALUE}; the pool fills and the rest queue).")
+    int drainRecords;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -67,7 +72,7 @@ public final class BenchPipelineCommand implements Callable<Integer> {
         final PipelineBenchOptions o;
         try {
             o = new PipelineBenchOptions(cluster.bootstrapServers(), registry, cluster.clientProperties(), nodes, gpus,
-                    leaves, rate, warmupS, measureS, jobRuntimeMs, passthroughRecords,
+                    leaves, rate, warmupS, measureS, jobRuntimeMs, passthroughRecords, drainRecords,
                     Files.createTempDirectory("gpupool-bench-"));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

@@ -62,11 +62,7 @@ public final class PipelineBench {
 
     public static Map<String, String> run(final PipelineBenchOptions o, final PrintStream progress) throws Exception {
         final String prefix = "bench-" + System.currentTimeMillis();
-        final Map<String, String> names = new HashMap<>();
-        for (final Topic t : Topic.values()) {
-            names.put(TopicCatalog.PREFIX + t.id() + ".name", prefix + "." + t.id());
-        }
-        final TopicCatalog catalog = TopicCatalog.defaults().withOverrides(names);
+        final TopicCatalog catalog = catalog(prefix);
         final TopicNames topics = TopicNames.of(catalog);
         final Map<String, Object> serde = AvroSerdeConfig.forClient(o.clientOverrides(), o.registryUrl());
         final Codecs codecs = new Codecs(AvroSerdeConfig.registry(serde), true);
@@ -74,6 +70,8 @@ public final class PipelineBench {
         try {
             scheduler(o, prefix, catalog, topics, codecs, figures, progress);
             progress.println("bench: scheduler figures " + figures);
+            SchedulerDrain.run(o, prefix + "-drain", catalog(prefix + "-drain"), codecs, producerConfig(o),
+                    consumerConfig(o, prefix + "-drain-reader"), figures, progress);
             passThrough(o, prefix, topics, codecs, figures, progress);
         } finally {
             deleteTopics(o, prefix, progress);
@@ -81,7 +79,18 @@ public final class PipelineBench {
         final double ours = Double.parseDouble(figures.get("requests_per_s"));
         final double ceiling = Double.parseDouble(figures.get("passthrough_requests_per_s"));
         figures.put("ratio", String.format(Locale.ROOT, "%.3f", ceiling == 0 ? 0 : ours / ceiling));
+        final double drain = Double.parseDouble(figures.get("drain_requests_per_s"));
+        figures.put("drain_ratio", String.format(Locale.ROOT, "%.3f", ceiling == 0 ? 0 : drain / ceiling));
         return figures;
+    }
+
+    /** Every gpupool topic under {@code prefix}: the bench's own, deleted at the end. */
+    private static TopicCatalog catalog(final String prefix) {
+        final Map<String, String> names = new HashMap<>();
+        for (final Topic t : Topic.values()) {
+            names.put(TopicCatalog.PREFIX + t.id() + ".name", prefix + "." + t.id());
+        }
+        return TopicCatalog.defaults().withOverrides(names);
     }
 
     private static Properties producerConfig(final PipelineBenchOptions o) {
@@ -372,7 +381,7 @@ public final class PipelineBench {
     }
 
     /** Jobs must not arrive before the whole inventory is in the engine, or they find a small pool and queue. */
-    private static void awaitGpus(final PoolEngines engines, final long gpus, final PrintStream progress)
+    static void awaitGpus(final PoolEngines engines, final long gpus, final PrintStream progress)
             throws InterruptedException {
         final long deadline = System.currentTimeMillis() + 120_000;
         while (System.currentTimeMillis() < deadline) {
