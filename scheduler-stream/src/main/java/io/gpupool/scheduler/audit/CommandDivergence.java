@@ -23,13 +23,7 @@ public record CommandDivergence(JournalRecord entry, String commandId, NodeComma
             sb.append(" (").append(any.getType()).append(" to node ").append(any.getNodeId()).append(')');
         }
         sb.append('\n');
-        sb.append("  caused by ").append(entry == null ? "an entry outside the audited range" : entry.describe())
-                .append('\n');
-        sb.append("  recorded:   ").append(recorded == null ? "(none)" : recorded).append('\n');
-        sb.append("  recomputed: ").append(recomputed == null ? "(none)" : recomputed).append('\n');
-        for (final String d : fieldDiffs) {
-            sb.append("  differs in ").append(d).append('\n');
-        }
+        Divergence.appendEvidence(sb, entry, recorded, recomputed, fieldDiffs);
         return sb.toString();
     }
 }

@@ -18,6 +18,13 @@ public record Divergence(JournalRecord entry, String decisionId, PlacementDecisi
     public String describe() {
         final StringBuilder sb = new StringBuilder();
         sb.append("first divergence: decision ").append(decisionId).append('\n');
+        appendEvidence(sb, entry, recorded, recomputed, fieldDiffs);
+        return sb.toString();
+    }
+
+    /** The lines under a divergence's headline: its journal entry, both sides and the fields that differ. */
+    static void appendEvidence(final StringBuilder sb, final JournalRecord entry, final Object recorded,
+                               final Object recomputed, final List<String> fieldDiffs) {
         sb.append("  caused by ").append(entry == null ? "an entry outside the audited range" : entry.describe())
                 .append('\n');
         sb.append("  recorded:   ").append(recorded == null ? "(none)" : recorded).append('\n');
@@ -25,6 +32,5 @@ public record Divergence(JournalRecord entry, String decisionId, PlacementDecisi
         for (final String d : fieldDiffs) {
             sb.append("  differs in ").append(d).append('\n');
         }
-        return sb.toString();
     }
 }

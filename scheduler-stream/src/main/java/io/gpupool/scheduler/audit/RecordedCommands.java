@@ -1,10 +1,6 @@
 package io.gpupool.scheduler.audit;
 
 import io.gpupool.avro.NodeCommand;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -23,7 +19,7 @@ public final class RecordedCommands {
     private final boolean audited;
     private final String whyNotAudited;
     private final Map<Integer, Long> completeFrom;
-    private final Map<Integer, Map<Long, LinkedHashMap<String, NodeCommand>>> byCause = new HashMap<>();
+    private final ByCause<NodeCommand> byCause = new ByCause<>();
     private int size;
 
     private RecordedCommands(final boolean audited, final String whyNotAudited, final Map<Integer, Long> completeFrom) {
@@ -80,9 +76,7 @@ public final class RecordedCommands {
     }
 
     private void add(final NodeCommand c) {
-        final LinkedHashMap<String, NodeCommand> at = byCause
-                .computeIfAbsent(c.getCause().getPartition(), p -> new HashMap<>())
-                .computeIfAbsent(c.getCause().getOffset(), o -> new LinkedHashMap<>(4));
+        final Map<String, NodeCommand> at = byCause.at(c.getCause().getPartition(), c.getCause().getOffset());
         String key = key(c);
         for (int n = 2; at.containsKey(key); n++) {
             key = key(c) + "#" + n;
@@ -98,20 +92,12 @@ public final class RecordedCommands {
 
     /** Removes and returns the commands caused by one entry (empty map when none). */
     Map<String, NodeCommand> take(final int partition, final long offset) {
-        final Map<Long, LinkedHashMap<String, NodeCommand>> p = byCause.get(partition);
-        final LinkedHashMap<String, NodeCommand> at = p == null ? null : p.remove(offset);
-        return at == null ? Collections.emptyMap() : at;
+        return byCause.take(partition, offset);
     }
 
     /** Commands not taken yet whose cause lies in [from, to] of a partition, in offset order. */
     List<NodeCommand> remaining(final int partition, final long from, final long to) {
-        final List<NodeCommand> left = new ArrayList<>();
-        final Map<Long, LinkedHashMap<String, NodeCommand>> p = byCause.get(partition);
-        if (p != null) {
-            p.entrySet().stream().filter(e -> e.getKey() >= from && e.getKey() <= to)
-                    .sorted(Map.Entry.comparingByKey()).forEach(e -> left.addAll(e.getValue().values()));
-        }
-        return left;
+        return byCause.remaining(partition, from, to);
     }
 
     public int size() {

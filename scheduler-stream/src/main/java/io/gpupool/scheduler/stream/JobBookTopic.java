@@ -79,7 +79,7 @@ public final class JobBookTopic {
                 final TreeMap<String, byte[]> book = byPartition.computeIfAbsent(r.partition(), p -> new TreeMap<>());
                 final byte[] known = book.get(jobId);
                 // the same record twice (not yet compacted) is one; the first submit of an id is its record
-                if (known == null || JobRecord.fromBytes(known).offset() > r.offset()) {
+                if (known == null || JobRecord.offsetOf(known) > r.offset()) {
                     book.put(jobId, record);
                 }
             } catch (IOException | RuntimeException e) {
@@ -94,7 +94,7 @@ public final class JobBookTopic {
         public byte[] section(final int partition, final long offset) {
             final TreeMap<String, byte[]> book = byPartition.getOrDefault(partition, new TreeMap<>());
             return JobBookSection.write(each -> book.forEach((id, record) -> {
-                if (ByteBuffer.wrap(record).getLong(4) <= offset) {
+                if (JobRecord.offsetOf(record) <= offset) {
                     each.accept(id, record);
                 }
             }), id -> true);

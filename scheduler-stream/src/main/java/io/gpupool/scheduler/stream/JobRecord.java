@@ -31,6 +31,11 @@ record JobRecord(int partition, long offset, String commandId, JobRequest reques
         return partition == p && offset == o;
     }
 
+    /** The journal offset of a record in {@link #toBytes()} form, without decoding it. */
+    static long offsetOf(final byte[] b) {
+        return ByteBuffer.wrap(b).getLong(4);
+    }
+
     /** Bytes of the header (partition, offset, command id length) and command id: a slim record's whole form. */
     static int slimLength(final byte[] b) {
         return 16 + ByteBuffer.wrap(b).getInt(12);

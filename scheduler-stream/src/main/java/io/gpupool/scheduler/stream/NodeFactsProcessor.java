@@ -273,17 +273,15 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
         return true;
     }
 
-    /** Mean uplink utilisation of a leaf's nodes (those with a known figure) in this task. */
-    private record UplinkMean(double pct, int nodes) {
-    }
-
-    /** Records the node's uplink figure under its leaf; the leaf's new mean, exported. Null without a leaf. */
-    private UplinkMean trackUplink(final String nodeId, final NodeFacts f) {
+    /** Records the node's uplink figure under its leaf and, when it changed, exports the leaf's new mean. */
+    private void trackUplink(final String nodeId, final NodeFacts f) {
         if (f.leaf == null) {
-            return null;
+            return;
         }
-        uplinkByLeaf.computeIfAbsent(f.leaf, l -> new HashMap<>()).put(nodeId, f.uplinkPct);
-        return exportUplink(f.pool, f.leaf);
+        final Double before = uplinkByLeaf.computeIfAbsent(f.leaf, l -> new HashMap<>()).put(nodeId, f.uplinkPct);
+        if (before == null || before != f.uplinkPct) {
+            exportUplink(f.pool, f.leaf);
+        }
     }
 
     private void untrackUplink(final String nodeId, final NodeFacts f) {
@@ -297,7 +295,7 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
     }
 
     /** The leaf's mean over this task's nodes, set on its gauge (removed while there is none). */
-    private UplinkMean exportUplink(final String pool, final String leaf) {
+    private void exportUplink(final String pool, final String leaf) {
         double sum = 0;
         int n = 0;
         for (final double pct : uplinkByLeaf.getOrDefault(leaf, Map.of()).values()) {
@@ -306,13 +304,11 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
                 n++;
             }
         }
-        final UplinkMean mean = new UplinkMean(n == 0 ? 0 : sum / n, n);
         if (n == 0) {
             leafGauges.remove(pool, leaf);
         } else {
-            leafGauges.set(pool, leaf, mean.pct(), n);
+            leafGauges.set(pool, leaf, sum / n, n);
         }
-        return mean;
     }
 
     @Override

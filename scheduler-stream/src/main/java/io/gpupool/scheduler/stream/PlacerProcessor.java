@@ -101,8 +101,7 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
                 if (restored) {
                     // the same record on the snapshot topic, in this transaction: audits from a snapshot read it there.
                     // The applier takes an id once; entries re-applied in init() find theirs in the store already.
-                    context.forward(new Record<Object, Object>(JobBookTopic.key(record.partition(), jobId),
-                            JobBookTopic.value(jobId, bytes), recordTimestamp), SNAPSHOTS_SINK);
+                    publishBookRecord(jobId, record.partition(), bytes);
                 }
             }
 
@@ -193,9 +192,7 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
             try (org.apache.kafka.streams.state.KeyValueIterator<String, byte[]> it = jobs.all()) {
                 while (it.hasNext()) {
                     final org.apache.kafka.streams.KeyValue<String, byte[]> kv = it.next();
-                    final JobRecord r = JobRecord.fromBytes(kv.value);
-                    context.forward(new Record<Object, Object>(JobBookTopic.key(r.partition(), kv.key),
-                            JobBookTopic.value(kv.key, kv.value), recordTimestamp), SNAPSHOTS_SINK);
+                    publishBookRecord(kv.key, JobRecord.fromBytes(kv.value).partition(), kv.value);
                     published++;
                 }
             }
@@ -205,6 +202,11 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
             }
         }
         bookPublished = true;
+    }
+
+    private void publishBookRecord(final String jobId, final int partition, final byte[] record) {
+        context.forward(new Record<Object, Object>(JobBookTopic.key(partition, jobId), JobBookTopic.value(jobId, record),
+                recordTimestamp), SNAPSHOTS_SINK);
     }
 
     private Pool newPool(final String name) {

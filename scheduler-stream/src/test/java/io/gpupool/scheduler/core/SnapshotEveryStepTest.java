@@ -20,10 +20,7 @@ class SnapshotEveryStepTest {
                 final EngineConfig cfg = Pools.config(policy);
                 final PoolEngine live = new PoolEngine(cfg);
                 for (int i = 0; i < inputs.size(); i++) {
-                    final PoolEngine copy = PoolEngine.restore(live.snapshot(), cfg);
-                    final EngineOutput a = live.apply(inputs.get(i));
-                    final EngineOutput b = copy.apply(inputs.get(i));
-                    assertEquals(a, b, "seed " + seed + " " + policy + " step " + i + ": " + inputs.get(i));
+                    liveAndRestoredCopy(live, cfg, inputs.get(i), "seed " + seed + " " + policy + " step " + i);
                 }
             }
         }
@@ -41,15 +38,22 @@ class SnapshotEveryStepTest {
                         "consolidation-window-ms", "20000", "consolidation-window-max-evictions", "4"));
                 final PoolEngine live = new PoolEngine(cfg);
                 for (int i = 0; i < inputs.size(); i++) {
-                    final PoolEngine copy = PoolEngine.restore(live.snapshot(), cfg);
-                    final EngineOutput a = live.apply(inputs.get(i));
-                    final EngineOutput b = copy.apply(inputs.get(i));
-                    assertEquals(a, b, "seed " + seed + " " + policy + " step " + i + ": " + inputs.get(i));
+                    final EngineOutput a = liveAndRestoredCopy(live, cfg, inputs.get(i),
+                            "seed " + seed + " " + policy + " step " + i);
                     EnginePropertiesTest.checkAccounting(live);
                     moves += (int) a.decisions().stream().filter(d -> d.reason().code() == ReasonCode.CONSOLIDATED).count();
                 }
             }
         }
         org.junit.jupiter.api.Assertions.assertTrue(moves > 0, "consolidation moved something");
+    }
+
+    /** Applies one input to the live engine and to a copy restored from its snapshot: both must answer alike. */
+    private static EngineOutput liveAndRestoredCopy(final PoolEngine live, final EngineConfig cfg, final EngineInput input,
+                                                    final String step) {
+        final PoolEngine copy = PoolEngine.restore(live.snapshot(), cfg);
+        final EngineOutput a = live.apply(input);
+        assertEquals(a, copy.apply(input), step + ": " + input);
+        return a;
     }
 }
