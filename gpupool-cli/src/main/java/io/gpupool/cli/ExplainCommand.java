@@ -54,8 +54,19 @@ public final class ExplainCommand implements Callable<Integer> {
                 out.printf("    %s: %s%n", e.getKey(), e.getValue().asText());
             }
         }
+        if (j.hasNonNull("placementId")) {
+            out.printf("  placement %s%n", j.path("placementId").asText());
+        }
         for (final JsonNode a : j.path("placement")) {
             out.printf("  on %s GPUs %s%n", a.path("nodeId").asText(), a.path("gpus").toString());
+        }
+        if (j.path("lateEvents").asInt() > 0 || j.path("refusedEvents").asInt() > 0) {
+            // late events of earlier placements are normal (sinks answer asynchronously); refused ones are not
+            out.printf("  job events: %d late (of earlier placements, ignored), %d refused%n",
+                    j.path("lateEvents").asInt(), j.path("refusedEvents").asInt());
+            if (j.hasNonNull("lastRefusal")) {
+                out.printf("    last refused: %s%n", j.path("lastRefusal").asText());
+            }
         }
         if (j.path("history").size() > 0) {
             out.println("  decisions:");

@@ -45,7 +45,7 @@ public final class SyntheticHistory {
     public record Recording(List<JournalRecord> journal, List<PlacementDecision> decisions, List<NodeCommand> commands) {
     }
 
-    private record Pending(long atMs, long seq, String jobId, JobEventType type, int run) {
+    private record Pending(long atMs, long seq, String jobId, JobEventType type, int run, String placementId) {
     }
 
     private record Heal(long atMs, String gpu) {
@@ -85,7 +85,7 @@ public final class SyntheticHistory {
                 final Pending p = pending.poll();
                 key = p.jobId();
                 payload = JobEvent.newBuilder().setJobId(p.jobId()).setEventId(p.type() + "-" + p.jobId() + "-" + p.seq())
-                        .setType(p.type()).setOccurredAt(Instant.ofEpochMilli(t)).build();
+                        .setType(p.type()).setPlacementId(p.placementId()).setOccurredAt(Instant.ofEpochMilli(t)).build();
             } else {
                 final int kind = rnd.nextInt(10_000);
                 final String node = "n" + rnd.nextInt(nodes);
@@ -127,8 +127,9 @@ public final class SyntheticHistory {
                 final String id = d.getJobId().toString();
                 if (d.getOutcome() == DecisionOutcome.PLACED) {
                     final int run = runs.merge(id, 1, Integer::sum);
-                    pending.add(new Pending(t + 100, seq++, id, JobEventType.STARTED, run));
-                    pending.add(new Pending(t + runtimes.getOrDefault(id, 10_000L), seq++, id, JobEventType.COMPLETED, run));
+                    pending.add(new Pending(t + 100, seq++, id, JobEventType.STARTED, run, d.getDecisionId()));
+                    pending.add(new Pending(t + runtimes.getOrDefault(id, 10_000L), seq++, id, JobEventType.COMPLETED, run,
+                            d.getDecisionId()));
                 } else if (d.getOutcome() == DecisionOutcome.EVICTED || d.getOutcome() == DecisionOutcome.CANCELLED) {
                     runs.merge(id, 1, Integer::sum);
                 }

@@ -24,7 +24,8 @@ import java.util.function.Function;
  * recorded settings reproduce the recorded history exactly.
  */
 public final class WhatIf {
-    private record Pending(long atMs, long seq, String jobId, JobEventType type, int run) {
+    /** A re-timed sink event of one run of a job, about that run's placement. */
+    private record Pending(long atMs, long seq, String jobId, JobEventType type, int run, String placementId) {
     }
 
     private WhatIf() {
@@ -68,9 +69,14 @@ public final class WhatIf {
                     run.apply(synthetic(p, run.poolOf.get(p.jobId()), syntheticOffset--));
                 }
             }
-            if (r.entry().getPayload() instanceof JobEvent e && e.getType() != JobEventType.APPLIED
-                    && !run.takeMatching(e, t)) {
-                continue; // the re-run placed this job at another time: its own re-timed event stands for it
+            if (r.entry().getPayload() instanceof JobEvent e && e.getType() != JobEventType.APPLIED) {
+                final Pending matching = run.takeMatching(e, t);
+                if (matching == null) {
+                    continue; // the re-run placed this job at another time: its own re-timed event stands for it
+                }
+                // the recorded event, about the re-run's placement (the same one under the recorded settings)
+                run.apply(aboutPlacement(r, e, matching.placementId()));
+                continue;
             }
             run.apply(r);
         }
@@ -104,14 +110,14 @@ public final class WhatIf {
             return runOf.getOrDefault(p.jobId(), -1) == p.run();
         }
 
-        boolean takeMatching(final JobEvent e, final long t) {
+        Pending takeMatching(final JobEvent e, final long t) {
             for (final Pending p : pending) {
                 if (p.atMs() == t && p.jobId().equals(e.getJobId().toString()) && p.type() == e.getType() && current(p)) {
                     pending.remove(p);
-                    return true;
+                    return p;
                 }
             }
-            return false;
+            return null;
         }
 
         void apply(final JournalRecord r) {
@@ -129,9 +135,9 @@ public final class WhatIf {
                     if (o != null) {
                         final long start = r.timestampMs() + Math.max(0, o.startLagMs());
                         if (o.startLagMs() >= 0) {
-                            pending.add(new Pending(start, seq++, job, JobEventType.STARTED, run));
+                            pending.add(new Pending(start, seq++, job, JobEventType.STARTED, run, d.getDecisionId()));
                         }
-                        pending.add(new Pending(start + o.runtimeMs(), seq++, job, o.end(), run));
+                        pending.add(new Pending(start + o.runtimeMs(), seq++, job, o.end(), run, d.getDecisionId()));
                     }
                 } else if (d.getOutcome() != DecisionOutcome.QUEUED) {
                     runOf.merge(job, 1, Integer::sum);
@@ -143,9 +149,18 @@ public final class WhatIf {
         }
     }
 
+    private static JournalRecord aboutPlacement(final JournalRecord r, final JobEvent e, final String placementId) {
+        if (placementId.equals(e.getPlacementId())) {
+            return r;
+        }
+        final JobEvent rebound = JobEvent.newBuilder(e).setPlacementId(placementId).build();
+        return new JournalRecord(r.partition(), r.offset(), JournalEntry.newBuilder(r.entry()).setPayload(rebound).build());
+    }
+
     private static JournalRecord synthetic(final Pending p, final String pool, final long offset) {
         final JobEvent e = JobEvent.newBuilder().setJobId(p.jobId()).setEventId("whatif-" + p.type() + "-" + p.jobId()
-                + "-" + p.run()).setType(p.type()).setOccurredAt(Instant.ofEpochMilli(p.atMs())).build();
+                + "-" + p.run()).setType(p.type()).setPlacementId(p.placementId())
+                .setOccurredAt(Instant.ofEpochMilli(p.atMs())).build();
         return new JournalRecord(-1, offset, JournalEntry.newBuilder().setPool(pool)
                 .setTimestamp(Instant.ofEpochMilli(p.atMs())).setSource(null).setPayload(e).build());
     }

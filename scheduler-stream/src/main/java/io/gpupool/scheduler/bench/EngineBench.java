@@ -205,7 +205,7 @@ public final class EngineBench {
             final String id = running.get(at);
             running.set(at, running.get(running.size() - 1));
             running.remove(running.size() - 1);
-            engine.apply(new EngineInput.JobEvent(ts++, id, EngineInput.JobEventKind.COMPLETED, ""));
+            engine.apply(new EngineInput.JobEvent(ts++, id, EngineInput.JobEventKind.COMPLETED, engine.placementOf(id), "", ""));
             held -= gpusPerJob;
         }
     }

@@ -70,7 +70,7 @@ final class OverloadBench {
                 if (!ends.isEmpty() && (long) ends.peek()[0] <= (long) nextArrivalMs) {
                     final Object[] e = ends.poll();
                     record(engine.apply(new EngineInput.JobEvent((long) e[0], (String) e[1],
-                            EngineInput.JobEventKind.COMPLETED, "")), (long) e[0]);
+                            EngineInput.JobEventKind.COMPLETED, engine.placementOf((String) e[1]), "", "")), (long) e[0]);
                 } else {
                     final long ts = (long) nextArrivalMs;
                     nextArrivalMs += arrivalGapMs;

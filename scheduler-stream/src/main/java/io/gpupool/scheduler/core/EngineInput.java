@@ -102,11 +102,20 @@ public sealed interface EngineInput {
         }
     }
 
-    /** What the node side reports about a placed job. */
-    record JobEvent(long timestampMs, String jobId, JobEventKind kind, String detail) implements EngineInput {
+    /**
+     * What the node side reports about one part of a placed job.
+     *
+     * @param placementId the placement the part belongs to (the decision id of its PLACED decision); the
+     *                    engine applies the event only to that placement ("" names none and is refused)
+     * @param nodeId      the node the part ran on ("" when the sink did not say: then it is not checked)
+     */
+    record JobEvent(long timestampMs, String jobId, JobEventKind kind, String placementId, String nodeId,
+                    String detail) implements EngineInput {
         public JobEvent {
             Objects.requireNonNull(jobId, "jobId");
             Objects.requireNonNull(kind, "kind");
+            placementId = placementId == null ? "" : placementId;
+            nodeId = nodeId == null ? "" : nodeId;
             detail = detail == null ? "" : detail;
         }
     }
@@ -119,6 +128,8 @@ public sealed interface EngineInput {
         STARTED,
         COMPLETED,
         FAILED,
-        EVICTED
+        EVICTED,
+        /** A running part was stopped by a RELEASE command (the sink's answer; the engine released it already). */
+        RELEASED
     }
 }

@@ -1,9 +1,16 @@
 package io.gpupool.scheduler.core;
 
+import java.util.ArrayDeque;
 import java.util.List;
 
 /** A job the engine knows: its request and where it stands. */
 final class Job {
+    /**
+     * Earlier placements remembered per job: a late event of an older one is refused as unknown. A job is
+     * evicted and placed again rarely; 16 covers any sink delay seen in practice and keeps snapshots small.
+     */
+    static final int EARLIER_KEPT = 16;
+
     final JobSpec spec;
     /** Submission order; the final tie-break of every queue ordering. */
     final long submitSeq;
@@ -13,6 +20,16 @@ final class Job {
     /** The queue-pass round in which the job (last) entered the queue: a round skips jobs it requeued itself. */
     long enqueuedInRound;
     JobState state = JobState.QUEUED;
+    /** Decision id of the PLACED decision the job holds resources under; "" while it holds none. */
+    String placementId = "";
+    /** The job's earlier placements, oldest first (at most {@link #EARLIER_KEPT}): their late events are expected. */
+    final ArrayDeque<String> earlierPlacements = new ArrayDeque<>();
+    /** Job events that named an earlier placement (late, changed nothing). */
+    int staleEvents;
+    /** Job events refused: they named a placement or node the engine never commanded for this job. */
+    int refusedEvents;
+    /** Why the last refused event was refused ("" when none was). */
+    String lastRefusal = "";
     List<NodeAssignment> placement = List.of();
     int[] slots = new int[0];
     long placedAtMs;

@@ -2,10 +2,17 @@ package io.gpupool.scheduler.core;
 
 import java.util.Objects;
 
-/** An instruction to one node, caused by a decision. */
-public record NodeCommand(String nodeId, CommandKind kind, String jobId, String decisionId,
+/**
+ * An instruction to one node, caused by a decision.
+ *
+ * @param placementId the placement the command is about: for ALLOCATE its own decision id, for RELEASE
+ *                    and EVICT the placement they end. The sink's job events carry it back, and the
+ *                    engine applies an event only to the placement it names.
+ */
+public record NodeCommand(String nodeId, CommandKind kind, String jobId, String decisionId, String placementId,
                           NodeAssignment assignment) {
     public NodeCommand {
+        Objects.requireNonNull(placementId, "placementId");
         Objects.requireNonNull(nodeId, "nodeId");
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(jobId, "jobId");

@@ -26,6 +26,8 @@ public final class PoolEngine {
     /** Outputs of the input being applied. */
     private final List<Decision> decisions = new ArrayList<>();
     private final List<NodeCommand> commands = new ArrayList<>();
+    /** What the engine made of the job event being applied, when it did not apply it. */
+    private JobEventNote eventNote;
     private long inputTs;
 
     public PoolEngine(final EngineConfig config) {
@@ -51,6 +53,7 @@ public final class PoolEngine {
     public EngineOutput apply(final EngineInput input) {
         decisions.clear();
         commands.clear();
+        eventNote = null;
         inputTs = input.timestampMs();
         st.nowMs = Math.max(st.nowMs, inputTs);
         final boolean schedule;
@@ -91,10 +94,10 @@ public final class PoolEngine {
         if (schedule) {
             pass.run();
         }
-        if (decisions.isEmpty() && commands.isEmpty()) {
+        if (decisions.isEmpty() && commands.isEmpty() && eventNote == null) {
             return EngineOutput.EMPTY;
         }
-        return new EngineOutput(decisions, commands);
+        return new EngineOutput(decisions, commands, eventNote);
     }
 
     // ------------------------------------------------------------------ inventory
@@ -376,20 +379,46 @@ public final class PoolEngine {
         final List<NodeAssignment> freed = j.placement;
         final String id = decide(jobId, DecisionKind.CANCELLED, freed, 0, r, "", j).decisionId();
         for (final NodeAssignment a : freed) {
-            commands.add(new NodeCommand(a.nodeId(), CommandKind.EVICT, jobId, id, a));
+            commands.add(new NodeCommand(a.nodeId(), CommandKind.EVICT, jobId, id, j.placementId, a));
         }
         release(j);
         finish(j, JobState.CANCELLED);
         return true;
     }
 
+    /**
+     * A sink's report about one part of a placement. It is applied only to the placement it names, and
+     * only from a node of it: a late event of an earlier placement (the answer to an EVICT, a completion
+     * that raced a preemption) is noted as stale and changes nothing; one naming a placement or node never
+     * commanded for the job is refused. Either way the job's current placement is untouched.
+     */
     private boolean jobEvent(final EngineInput.JobEvent e) {
-        final Job j = st.activeJobs.get(e.jobId());
-        if (j == null || !j.state.holdsResources()) {
-            return false; // late or duplicate event about a job already settled: nothing to change
+        final Job j = st.job(e.jobId());
+        if (j == null) {
+            return refuse(null, e, "job " + e.jobId() + " is not known to pool " + cfg.poolId()
+                    + " (never placed here, or finished and no longer retained)");
+        }
+        if (e.placementId().isEmpty()) {
+            return refuse(j, e, "the event names no placement");
+        }
+        if (!e.placementId().equals(j.placementId)) {
+            if (j.earlierPlacements.contains(e.placementId())) {
+                j.staleEvents++;
+                eventNote = new JobEventNote(j.id(), JobEventNote.Kind.STALE, e.kind() + " of earlier placement "
+                        + e.placementId() + " (now " + (j.placementId.isEmpty() ? "none" : j.placementId) + ", "
+                        + j.state + ")");
+                return false;
+            }
+            return refuse(j, e, "placement " + e.placementId() + " was never made for job " + j.id());
+        }
+        if (!e.nodeId().isEmpty() && !placedOn(j, e.nodeId())) {
+            return refuse(j, e, "node " + e.nodeId() + " is not part of placement " + e.placementId());
         }
         switch (e.kind()) {
             case STARTED -> {
+                if (j.state == JobState.RUNNING) {
+                    return false; // another rank of the gang started
+                }
                 j.state = JobState.RUNNING;
                 j.startedAtMs = e.timestampMs();
                 for (final int slot : j.slots) {
@@ -403,23 +432,47 @@ public final class PoolEngine {
                 final boolean ok = e.kind() == EngineInput.JobEventKind.COMPLETED;
                 st.estimator.finished(j.spec, st.nowMs - (j.startedAtMs > 0 ? j.startedAtMs : j.placedAtMs));
                 final List<NodeAssignment> freed = j.placement;
+                final String placement = j.placementId;
                 final Reason r = Reason.of(ok ? ReasonCode.COMPLETED : ReasonCode.FAILED,
                         (ok ? "completed" : "failed") + (e.detail().isEmpty() ? "" : ": " + e.detail()));
                 final String id = decide(j.id(), DecisionKind.RELEASED, freed, 0, r, "", j).decisionId();
                 for (final NodeAssignment a : freed) {
-                    commands.add(new NodeCommand(a.nodeId(), CommandKind.RELEASE, j.id(), id, a));
+                    commands.add(new NodeCommand(a.nodeId(), CommandKind.RELEASE, j.id(), id, placement, a));
                 }
                 release(j);
                 finish(j, ok ? JobState.COMPLETED : JobState.FAILED);
                 return true;
             }
             case EVICTED -> {
-                evict(j, Reason.of(ReasonCode.EVICTED_BY_NODE, "evicted by the node side"
-                        + (e.detail().isEmpty() ? "" : ": " + e.detail())), "", false);
+                // the other nodes of a gang still run their parts: they are told to stop too
+                evict(j, Reason.of(ReasonCode.EVICTED_BY_NODE, "evicted by the node side on " + e.nodeId()
+                        + (e.detail().isEmpty() ? "" : ": " + e.detail())), "", true);
                 return true;
+            }
+            case RELEASED -> {
+                return refuse(j, e, "RELEASED for placement " + e.placementId() + ", which was never released");
             }
             default -> throw new IllegalStateException("unhandled job event " + e.kind());
         }
+    }
+
+    private static boolean placedOn(final Job j, final String nodeId) {
+        for (final NodeAssignment a : j.placement) {
+            if (a.nodeId().equals(nodeId)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean refuse(final Job j, final EngineInput.JobEvent e, final String why) {
+        final String message = e.kind() + " event refused: " + why;
+        if (j != null) {
+            j.refusedEvents++;
+            j.lastRefusal = message;
+        }
+        eventNote = new JobEventNote(e.jobId(), JobEventNote.Kind.REFUSED, message);
+        return false;
     }
 
     // ------------------------------------------------------------------ allocation (used by the queue pass)
@@ -483,8 +536,9 @@ public final class PoolEngine {
             why = Reason.of(ReasonCode.PLACED, why.message() + "; " + note);
         }
         final String id = decide(job.id(), DecisionKind.PLACED, job.placement, c.score, why, "", job).decisionId();
+        job.placementId = id;
         for (final NodeAssignment a : job.placement) {
-            commands.add(new NodeCommand(a.nodeId(), CommandKind.ALLOCATE, job.id(), id, a));
+            commands.add(new NodeCommand(a.nodeId(), CommandKind.ALLOCATE, job.id(), id, id, a));
         }
     }
 
@@ -525,6 +579,13 @@ public final class PoolEngine {
         }
         job.placement = List.of();
         job.slots = new int[0];
+        if (!job.placementId.isEmpty()) {
+            job.earlierPlacements.addLast(job.placementId);
+            if (job.earlierPlacements.size() > Job.EARLIER_KEPT) {
+                job.earlierPlacements.removeFirst();
+            }
+            job.placementId = "";
+        }
     }
 
     /**
@@ -593,7 +654,7 @@ public final class PoolEngine {
         final String id = decide(j.id(), DecisionKind.EVICTED, freed, 0, why, causedBy, j).decisionId();
         if (commandNodes) {
             for (final NodeAssignment a : freed) {
-                commands.add(new NodeCommand(a.nodeId(), CommandKind.EVICT, j.id(), id, a));
+                commands.add(new NodeCommand(a.nodeId(), CommandKind.EVICT, j.id(), id, j.placementId, a));
             }
         }
         release(j);
@@ -815,6 +876,12 @@ public final class PoolEngine {
         return st.activeJobs.containsKey(jobId);
     }
 
+    /** The placement the job holds resources under ("" when it holds none or is unknown). Cheap. */
+    public String placementOf(final String jobId) {
+        final Job j = st.activeJobs.get(jobId);
+        return j == null ? "" : j.placementId;
+    }
+
     public Optional<JobView> job(final String jobId) {
         final Job j = st.job(jobId);
         return j == null ? Optional.empty() : Optional.of(view(j));
@@ -845,6 +912,7 @@ public final class PoolEngine {
         }
         return new JobView(j.id(), j.spec.tenant(), j.spec.priorityClass(), j.spec.priority(), j.state, j.placement,
                 j.submitMs, j.placedAtMs, j.evictions, j.preemptedBy, j.lastDecision, r,
-                st.estimator.estimate(j.spec, cfg.defaultRuntimeMs()));
+                st.estimator.estimate(j.spec, cfg.defaultRuntimeMs()), j.placementId, j.staleEvents, j.refusedEvents,
+                j.lastRefusal);
     }
 }

@@ -24,8 +24,11 @@ import java.util.Map;
  */
 final class SnapshotCodec {
     private static final int MAGIC = 0x47505045; // "GPPE"
-    /** 2: consolidation guard; 3: reservation plans; 4: node uplinks. Older ones restore without them. */
-    static final int VERSION = 4;
+    /**
+     * 2: consolidation guard; 3: reservation plans; 4: node uplinks; 5: placement identity of every job.
+     * Older ones restore without them (a job holding resources then takes its PLACED decision's id).
+     */
+    static final int VERSION = 5;
     private static final int OLDEST_READABLE = 1;
 
     private SnapshotCodec() {
@@ -109,6 +112,8 @@ final class SnapshotCodec {
                     out.writeInt(n.uplinkPct);
                 }
             }
+            placements(out, st.activeJobs);
+            placements(out, st.finishedJobs);
         } catch (IOException ex) {
             throw new UncheckedIOException(ex);
         }
@@ -209,6 +214,12 @@ final class SnapshotCodec {
                     }
                 }
             }
+            if (version >= 5) {
+                readPlacements(in, st.activeJobs);
+                readPlacements(in, st.finishedJobs);
+            } else {
+                placementsFromDecisions(st.activeJobs);
+            }
             if (in.available() != 0) {
                 throw new IllegalArgumentException("engine snapshot has " + in.available() + " trailing bytes");
             }
@@ -216,6 +227,47 @@ final class SnapshotCodec {
             throw new IllegalArgumentException("engine snapshot is truncated or corrupt: " + ex.getMessage(), ex);
         }
         e.rebuildDerived();
+    }
+
+    // ---- placement identity (version 5), per job in the order the jobs were written
+
+    private static void placements(final DataOutputStream out, final LinkedHashMap<String, Job> jobs) throws IOException {
+        for (final Job j : jobs.values()) {
+            str(out, j.placementId);
+            out.writeInt(j.earlierPlacements.size());
+            for (final String p : j.earlierPlacements) {
+                str(out, p);
+            }
+            out.writeInt(j.staleEvents);
+            out.writeInt(j.refusedEvents);
+            str(out, j.lastRefusal);
+        }
+    }
+
+    private static void readPlacements(final DataInputStream in, final LinkedHashMap<String, Job> jobs) throws IOException {
+        for (final Job j : jobs.values()) {
+            j.placementId = str(in);
+            final int earlier = in.readInt();
+            if (earlier < 0 || earlier > Job.EARLIER_KEPT) {
+                throw new IOException("job " + j.id() + " has " + earlier + " earlier placements (at most "
+                        + Job.EARLIER_KEPT + ")");
+            }
+            for (int i = 0; i < earlier; i++) {
+                j.earlierPlacements.addLast(str(in));
+            }
+            j.staleEvents = in.readInt();
+            j.refusedEvents = in.readInt();
+            j.lastRefusal = str(in);
+        }
+    }
+
+    /** Before version 5: a job that holds resources holds them under its last decision, the PLACED one. */
+    private static void placementsFromDecisions(final LinkedHashMap<String, Job> jobs) {
+        for (final Job j : jobs.values()) {
+            if (j.state.holdsResources() && j.lastDecision != null && j.lastDecision.kind() == DecisionKind.PLACED) {
+                j.placementId = j.lastDecision.decisionId();
+            }
+        }
     }
 
     // ---- consolidation guard (version 2)

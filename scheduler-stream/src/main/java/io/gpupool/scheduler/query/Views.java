@@ -120,6 +120,10 @@ final class Views {
         m.put("submittedMs", j.submittedMs());
         m.put("placedMs", j.placedMs());
         m.put("evictions", j.evictions());
+        m.put("placementId", j.placementId().isEmpty() ? null : j.placementId());
+        m.put("lateEvents", j.staleEvents());
+        m.put("refusedEvents", j.refusedEvents());
+        m.put("lastRefusal", j.lastRefusal().isEmpty() ? null : j.lastRefusal());
         m.put("preemptedBy", j.preemptedBy() == null || j.preemptedBy().isEmpty() ? null : j.preemptedBy());
         m.put("reason", reason(j.currentReason()));
         m.put("lastDecision", j.lastDecision() == null ? null : decision(j.lastDecision()));

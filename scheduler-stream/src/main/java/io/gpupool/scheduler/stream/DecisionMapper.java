@@ -38,7 +38,7 @@ final class DecisionMapper {
                     .findFirst().orElse(null);
             commands.add(command(pool, c, d, engine, uuids, book, cause));
         }
-        return new Applied(decisions, commands, submittedJob);
+        return new Applied(decisions, commands, submittedJob, out.eventNote());
     }
 
     static PlacementDecision decision(final String pool, final Decision d, final EngineOutput out,
@@ -121,6 +121,7 @@ final class DecisionMapper {
         return io.gpupool.avro.NodeCommand.newBuilder()
                 .setCommandId(c.decisionId() + "/" + c.nodeId())
                 .setDecisionId(c.decisionId())
+                .setPlacementId(c.placementId())
                 .setType(NodeCommandType.valueOf(c.kind().name()))
                 .setNodeId(c.nodeId())
                 .setJobId(c.jobId())

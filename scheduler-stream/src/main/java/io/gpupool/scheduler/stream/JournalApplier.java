@@ -198,13 +198,16 @@ public final class JournalApplier {
                     pct == null ? -1 : (int) Math.max(0, Math.min(100, Math.round(pct))));
         }
         if (payload instanceof JobEvent e) {
-            return switch (e.getType()) {
-                case STARTED -> new EngineInput.JobEvent(ts, e.getJobId(), EngineInput.JobEventKind.STARTED, e.getReason());
-                case COMPLETED -> new EngineInput.JobEvent(ts, e.getJobId(), EngineInput.JobEventKind.COMPLETED, e.getReason());
-                case FAILED -> new EngineInput.JobEvent(ts, e.getJobId(), EngineInput.JobEventKind.FAILED, e.getReason());
-                case EVICTED -> new EngineInput.JobEvent(ts, e.getJobId(), EngineInput.JobEventKind.EVICTED, e.getReason());
+            final EngineInput.JobEventKind kind = switch (e.getType()) {
+                case STARTED -> EngineInput.JobEventKind.STARTED;
+                case COMPLETED -> EngineInput.JobEventKind.COMPLETED;
+                case FAILED -> EngineInput.JobEventKind.FAILED;
+                case EVICTED -> EngineInput.JobEventKind.EVICTED;
+                case RELEASED -> EngineInput.JobEventKind.RELEASED;
                 default -> null; // APPLIED: the sink has it; nothing changes for the engine
             };
+            return kind == null ? null
+                    : new EngineInput.JobEvent(ts, e.getJobId(), kind, placementOf(e), e.getNodeId(), e.getReason());
         }
         if (payload instanceof Tick t) {
             if (Journal.HEARTBEAT.equals(t.getReason()) && entry.getSource() != null && entry.getSource().getKey() != null) {
@@ -213,6 +216,18 @@ public final class JournalApplier {
             return new EngineInput.Tick(ts);
         }
         return null;
+    }
+
+    /**
+     * The placement an event is about. Sinks from before placement ids named it only as the decision id of
+     * the ALLOCATE their part came from, which holds for every event but EVICTED (that one carries the
+     * eviction's decision id, which names no placement, so it changes nothing, as an answer to an EVICT must).
+     */
+    private static String placementOf(final JobEvent e) {
+        if (e.getPlacementId() != null) {
+            return e.getPlacementId();
+        }
+        return e.getType() == io.gpupool.avro.JobEventType.EVICTED || e.getDecisionId() == null ? "" : e.getDecisionId();
     }
 
     private static int firstCritical(final PoolEngine engine, final List<Integer> xids) {
@@ -227,7 +242,7 @@ public final class JournalApplier {
     private Applied map(final String pool, final EngineOutput out, final PoolEngine engine, final GpuUuids uuids,
                         final JournalPosition cause, final String submittedJob) {
         if (out.isEmpty() && submittedJob == null) {
-            return Applied.NOTHING;
+            return out.eventNote() == null ? Applied.NOTHING : new Applied(List.of(), List.of(), null, out.eventNote());
         }
         return DecisionMapper.map(pool, out, engine, uuids, book, cause, submittedJob);
     }

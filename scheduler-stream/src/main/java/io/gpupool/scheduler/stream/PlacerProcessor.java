@@ -7,6 +7,7 @@ import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.scheduler.audit.SnapshotChunks;
 import io.gpupool.scheduler.core.EngineConfig;
+import io.gpupool.scheduler.core.JobEventNote;
 import io.gpupool.scheduler.core.PoolEngine;
 import io.gpupool.serde.RecordDecodeException;
 import java.util.HashMap;
@@ -174,6 +175,9 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
             snapshot(entry.getPool(), pool, cause, record.timestamp());
         }
         emit(entry.getPool(), applied, record.timestamp());
+        if (applied.eventNote() != null) {
+            noted(entry, applied.eventNote(), record, where);
+        }
         metrics.journalApplied(entryMs);
     }
 
@@ -257,6 +261,23 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
         }
         for (final NodeCommand c : applied.commands()) {
             context.forward(new Record<Object, Object>(c.getNodeId(), c, timestamp), COMMANDS_SINK);
+        }
+    }
+
+    /**
+     * A late event of an earlier placement is normal (counted); a refused one names a placement or node the
+     * scheduler never commanded (a broken or forged sink): it is dead-lettered with the reason, once (an
+     * entry re-applied on restore emits nothing).
+     */
+    private void noted(final JournalEntry entry, final JobEventNote note, final Record<byte[], byte[]> record,
+                       final RecordMetadata where) {
+        metrics.jobEventNoted(entry.getPool(), note.kind().name());
+        if (note.kind() == JobEventNote.Kind.REFUSED) {
+            final String from = entry.getSource() == null ? "" : " (" + entry.getSource().getTopic() + " "
+                    + entry.getSource().getPartition() + "@" + entry.getSource().getOffset() + ")";
+            LOG.warn("pool {}: job {}: {}{}", entry.getPool(), note.jobId(), note.message(), from);
+            context.forward(DeadLetters.of(record, where, "RefusedJobEvent", note.message() + from), DeadLetters.SINK);
+            metrics.deadLettered(where == null ? "?" : where.topic(), "RefusedJobEvent");
         }
     }
 

@@ -61,6 +61,11 @@ public final class SchedulerMetrics {
         counter("gpupool.decisions", "pool", pool, "outcome", outcome, "reason", reason).increment();
     }
 
+    /** A job event the engine did not apply: STALE (late, of an earlier placement) or REFUSED. */
+    void jobEventNoted(final String pool, final String kind) {
+        counter("gpupool.job.events.disregarded", "pool", pool, "kind", kind).increment();
+    }
+
     void preemption(final String pool) {
         counter("gpupool.preemptions", "pool", pool).increment();
     }

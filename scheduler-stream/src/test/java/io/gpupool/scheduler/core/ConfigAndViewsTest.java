@@ -78,7 +78,7 @@ class ConfigAndViewsTest {
         final byte[] before = e.snapshot();
         assertTrue(e.apply(new EngineInput.GpuHealthFact(1, "nope", 0, 79, false, false, false, 50)).isEmpty());
         assertTrue(e.apply(new EngineInput.GpuHealthFact(1, "n0-0", 99, 79, false, false, false, 50)).isEmpty());
-        assertTrue(e.apply(new EngineInput.JobEvent(1, "ghost", EngineInput.JobEventKind.COMPLETED, "")).isEmpty());
+        assertTrue(e.apply(new EngineInput.JobEvent(1, "ghost", EngineInput.JobEventKind.COMPLETED, "p-1", "", "")).isEmpty());
         e.apply(new EngineInput.Tick(0));
         assertEquals(before.length, e.snapshot().length);
     }

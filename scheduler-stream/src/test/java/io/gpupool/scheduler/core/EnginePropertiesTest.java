@@ -21,7 +21,7 @@ class EnginePropertiesTest {
     void noOverAllocationGangAtomicityAndHealthyAssignments(@ForAll final long seed, @ForAll @IntRange(max = 2) final int policy) {
         final PoolEngine e = engine(policy);
         for (final EngineInput in : RandomStreams.stream(seed, 300)) {
-            final EngineOutput out = e.apply(in);
+            final EngineOutput out = e.apply(RandomStreams.bind(e, in));
             for (final Decision d : out.decisions()) {
                 if (d.kind() == DecisionKind.PLACED) {
                     final JobSpec s = e.st.job(d.jobId()).spec;
@@ -86,7 +86,7 @@ class EnginePropertiesTest {
         final List<EngineInput> inputs = RandomStreams.stream(seed, 200);
         long ts = 0;
         for (final EngineInput in : inputs) {
-            e.apply(in);
+            e.apply(RandomStreams.bind(e, in));
             ts = Math.max(ts, in.timestampMs());
         }
         // cancel everything (repeat: a cancel can place queued jobs)
@@ -134,7 +134,7 @@ class EnginePropertiesTest {
     private static List<Decision> run(final PoolEngine e, final List<EngineInput> in, final int from, final int to) {
         final List<Decision> out = new ArrayList<>();
         for (int i = from; i < to; i++) {
-            final EngineOutput o = e.apply(in.get(i));
+            final EngineOutput o = e.apply(RandomStreams.bind(e, in.get(i)));
             out.addAll(o.decisions());
         }
         return out;

@@ -18,7 +18,7 @@ class ExplainerShortcutTest {
         for (long seed = 0; seed < 20; seed++) {
             final PoolEngine e = new PoolEngine(Pools.config(ScoringPolicy.BEST_FIT));
             for (final EngineInput in : RandomStreams.stream(seed, 200)) {
-                e.apply(in);
+                e.apply(RandomStreams.bind(e, in));
                 for (final JobSpec ask : asks) {
                     assertEquals(e.explainer().whyNotByScan(ask), e.explainer().whyNot(ask), "seed " + seed + " after " + in);
                     compared++;

@@ -39,7 +39,8 @@ final class MiniSim {
             }
             if (nextEnd <= nextArrival) {
                 final Map.Entry<Long, String> e = ends.pollFirst();
-                apply(new EngineInput.JobEvent(t, e.getValue(), EngineInput.JobEventKind.COMPLETED, ""), t);
+                apply(new EngineInput.JobEvent(t, e.getValue(), EngineInput.JobEventKind.COMPLETED,
+                        engine.placementOf(e.getValue()), "", ""), t);
             } else {
                 final Arrival a = arrivals.get(next++);
                 runtimes.put(a.job().jobId(), a.runtimeMs());

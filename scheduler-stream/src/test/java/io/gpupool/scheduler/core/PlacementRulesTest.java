@@ -185,7 +185,7 @@ class PlacementRulesTest {
         final Decision q = only(e.apply(submit(2, JobSpec.builder("b").gang(1, 4).build())));
         assertEquals(ReasonCode.INSUFFICIENT_FREE_GPUS, q.reason().code());
         assertEquals(ReasonCode.INSUFFICIENT_FREE_GPUS, e.job("b").orElseThrow().currentReason().code());
-        final EngineOutput out = e.apply(new EngineInput.JobEvent(3, "a", EngineInput.JobEventKind.COMPLETED, ""));
+        final EngineOutput out = e.apply(new EngineInput.JobEvent(3, "a", EngineInput.JobEventKind.COMPLETED, e.placementOf("a"), "", ""));
         assertEquals(List.of(DecisionKind.RELEASED, DecisionKind.PLACED), out.decisions().stream().map(Decision::kind).toList());
         assertEquals(List.of(CommandKind.RELEASE, CommandKind.ALLOCATE), out.commands().stream().map(NodeCommand::kind).toList());
         assertEquals(JobState.COMPLETED, e.job("a").orElseThrow().state());
@@ -195,7 +195,7 @@ class PlacementRulesTest {
     void cancellingQueuedAndRunningJobs() {
         final PoolEngine e = Pools.pool(Pools.config(ScoringPolicy.BEST_FIT), 1, 1, 8);
         e.apply(submit(1, JobSpec.builder("run").gang(1, 8).build()));
-        e.apply(new EngineInput.JobEvent(2, "run", EngineInput.JobEventKind.STARTED, ""));
+        e.apply(new EngineInput.JobEvent(2, "run", EngineInput.JobEventKind.STARTED, e.placementOf("run"), "", ""));
         e.apply(submit(3, JobSpec.builder("wait").gang(1, 8).build()));
         final Decision cq = only(e.apply(new EngineInput.JobCancel(4, "wait", "user")));
         assertEquals(DecisionKind.CANCELLED, cq.kind());

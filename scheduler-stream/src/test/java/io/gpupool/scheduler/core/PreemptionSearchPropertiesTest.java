@@ -87,7 +87,8 @@ class PreemptionSearchPropertiesTest {
             }
             e.apply(new EngineInput.JobSubmit(t, b.build()));
             if (r.nextBoolean()) {
-                e.apply(new EngineInput.JobEvent(t + r.nextInt(30_000), "j" + i, EngineInput.JobEventKind.STARTED, ""));
+                e.apply(new EngineInput.JobEvent(t + r.nextInt(30_000), "j" + i, EngineInput.JobEventKind.STARTED,
+                        e.placementOf("j" + i), "", ""));
             }
         }
         t += 1_000 * (1 + r.nextInt(600));

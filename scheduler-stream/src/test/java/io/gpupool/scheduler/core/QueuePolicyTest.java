@@ -21,8 +21,8 @@ class QueuePolicyTest {
         return EngineConfig.fromSettings(m);
     }
 
-    private static EngineInput done(final long ts, final String job) {
-        return new EngineInput.JobEvent(ts, job, EngineInput.JobEventKind.COMPLETED, "");
+    private static EngineInput done(final PoolEngine e, final long ts, final String job) {
+        return new EngineInput.JobEvent(ts, job, EngineInput.JobEventKind.COMPLETED, e.placementOf(job), "", "");
     }
 
     private static List<String> placed(final EngineOutput out) {
@@ -41,8 +41,8 @@ class QueuePolicyTest {
         e.apply(submit(7, JobSpec.builder("prod").priorityClass(PriorityClass.PRODUCTION).build()));
         assertEquals(List.of("prod", "batch-soon", "batch-late", "batch-high", "batch-low", "be"),
                 e.queuedJobs().stream().map(JobView::jobId).toList());
-        assertEquals(List.of("prod"), placed(e.apply(done(8, "blocker"))));
-        assertEquals(List.of("batch-soon"), placed(e.apply(done(9, "prod"))));
+        assertEquals(List.of("prod"), placed(e.apply(done(e, 8, "blocker"))));
+        assertEquals(List.of("batch-soon"), placed(e.apply(done(e, 9, "prod"))));
     }
 
     @Test
@@ -72,7 +72,7 @@ class QueuePolicyTest {
         e.apply(submit(5, JobSpec.builder("b1").tenant("b").gang(1, 2).build()));
         // b is under its guarantee: it goes before c's earlier job
         assertEquals("b1", e.queuedJobs().get(0).jobId());
-        assertEquals(List.of("b1"), placed(e.apply(done(6, "c1"))));
+        assertEquals(List.of("b1"), placed(e.apply(done(e, 6, "c1"))));
     }
 
     @Test
@@ -86,10 +86,10 @@ class QueuePolicyTest {
         assertEquals(List.of("short"), placed(e.apply(submit(2, JobSpec.builder("short").gang(1, 4).runtimeEstimateMs(50_000).build()))));
         final EngineOutput lng = e.apply(submit(3, JobSpec.builder("long").gang(1, 4).runtimeEstimateMs(500_000).build()));
         assertTrue(placed(lng).isEmpty());
-        e.apply(done(50_000, "short"));
+        e.apply(done(e, 50_000, "short"));
         assertEquals(JobState.QUEUED, e.job("long").orElseThrow().state(), "long still waits: it would delay head");
         assertEquals(ReasonCode.RESERVED_FOR_HEAD_OF_QUEUE, e.job("long").orElseThrow().currentReason().code());
-        assertEquals(List.of("head"), placed(e.apply(done(100_000, "running"))));
+        assertEquals(List.of("head"), placed(e.apply(done(e, 100_000, "running"))));
     }
 
     @Test
@@ -107,7 +107,7 @@ class QueuePolicyTest {
         for (int i = 0; i < 5; i++) {
             e.apply(submit(ts, JobSpec.builder("train-" + i).tenant("t").name("train").build()));
             ts += 1_000 * (i + 1);
-            e.apply(done(ts, "train-" + i));
+            e.apply(done(e, ts, "train-" + i));
         }
         e.apply(submit(ts, JobSpec.builder("next").tenant("t").name("train").build()));
         assertEquals(4_000, e.job("next").orElseThrow().runtimeEstimateMs(), "80th percentile of 1..5 s");
@@ -183,7 +183,7 @@ class QueuePolicyTest {
         e.apply(submit(2, JobSpec.builder("big0").gang(1, 7).build()));
         e.apply(submit(3, JobSpec.builder("s1").preemptible(true).build()));
         // n0-0: s0 + big0 (full); n0-1: s1 -> 7 free. An 8-GPU job waits only because s1 sits there? no: 7 free total.
-        e.apply(done(4, "s0")); // n0-0 now 1 free, n0-1 7 free: 8 free, scattered
+        e.apply(done(e, 4, "s0")); // n0-0 now 1 free, n0-1 7 free: 8 free, scattered
         final EngineOutput out = e.apply(submit(5, JobSpec.builder("eight").gang(1, 8).build()));
         assertEquals(List.of(DecisionKind.EVICTED, DecisionKind.QUEUED, DecisionKind.PLACED, DecisionKind.PLACED),
                 out.decisions().stream().map(Decision::kind).toList());
@@ -194,7 +194,7 @@ class QueuePolicyTest {
         off.apply(submit(1, JobSpec.builder("s0").preemptible(true).build()));
         off.apply(submit(2, JobSpec.builder("big0").gang(1, 7).build()));
         off.apply(submit(3, JobSpec.builder("s1").preemptible(true).build()));
-        off.apply(done(4, "s0"));
+        off.apply(done(off, 4, "s0"));
         assertEquals(List.of(DecisionKind.QUEUED),
                 off.apply(submit(5, JobSpec.builder("eight").gang(1, 8).build())).decisions().stream().map(Decision::kind).toList());
     }

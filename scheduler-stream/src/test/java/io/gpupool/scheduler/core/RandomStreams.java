@@ -6,6 +6,18 @@ import java.util.Random;
 
 /** Random pools and input streams from a seed (seeded: the same seed gives the same stream). */
 final class RandomStreams {
+    /** Placement id of a generated job event that means "the placement the job holds when applied". */
+    static final String CURRENT = "@current";
+
+    /** The input as applied to {@code e}: a job event about {@link #CURRENT} names the job's placement now. */
+    static EngineInput bind(final PoolEngine e, final EngineInput in) {
+        if (in instanceof EngineInput.JobEvent j && CURRENT.equals(j.placementId())) {
+            return new EngineInput.JobEvent(j.timestampMs(), j.jobId(), j.kind(), e.placementOf(j.jobId()), j.nodeId(),
+                    j.detail());
+        }
+        return in;
+    }
+
     private RandomStreams() {
     }
 
@@ -52,8 +64,10 @@ final class RandomStreams {
                 }
                 in.add(new EngineInput.JobSubmit(ts, b.build()));
             } else if (op < 75) {
-                final EngineInput.JobEventKind k = EngineInput.JobEventKind.values()[r.nextInt(4)];
-                in.add(new EngineInput.JobEvent(ts, "j" + r.nextInt(Math.max(1, jobs)), k, ""));
+                final EngineInput.JobEventKind k = EngineInput.JobEventKind.values()[r.nextInt(5)];
+                // mostly about the job's placement of the moment ({@link #bind}); else a made-up or older one
+                final String placement = r.nextInt(5) == 0 ? "p-" + (1 + r.nextInt(60)) : CURRENT;
+                in.add(new EngineInput.JobEvent(ts, "j" + r.nextInt(Math.max(1, jobs)), k, placement, "", ""));
             } else if (op < 80) {
                 in.add(new EngineInput.JobCancel(ts, "j" + r.nextInt(Math.max(1, jobs)), "test"));
             } else if (op < 88) {

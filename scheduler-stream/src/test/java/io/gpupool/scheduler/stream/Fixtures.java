@@ -65,9 +65,10 @@ public final class Fixtures {
                 .setCommand(JobCancel.newBuilder().setReason("test").build()).build();
     }
 
-    public static JobEvent event(final String jobId, final JobEventType type, final long at) {
-        return JobEvent.newBuilder().setJobId(jobId).setEventId(type + "-" + jobId).setType(type)
-                .setOccurredAt(Instant.ofEpochMilli(at)).build();
+    /** A sink's event about one placement of the job (the decision id of its PLACED decision). */
+    public static JobEvent event(final String jobId, final JobEventType type, final long at, final String placementId) {
+        return JobEvent.newBuilder().setJobId(jobId).setEventId(type + "-" + jobId + "-" + placementId).setType(type)
+                .setPlacementId(placementId).setOccurredAt(Instant.ofEpochMilli(at)).build();
     }
 
     /** All GPUs of a node at the given utilisation, healthy. */

@@ -81,6 +81,16 @@ final class Harness implements AutoCloseable {
         return codecs.serializer();
     }
 
+    /** A sink's event about the placement the job holds now in any pool (as a sink of that placement writes it). */
+    JobEvent event(final String jobId, final io.gpupool.avro.JobEventType type, final long at) {
+        String placement = "";
+        for (final PoolEngines.Handle p : engines.all()) {
+            final String mine = p.read(e -> e.placementOf(jobId));
+            placement = mine.isEmpty() ? placement : mine;
+        }
+        return Fixtures.event(jobId, type, at, placement);
+    }
+
     List<PlacementDecision> decisions() {
         return decisions.readValuesToList();
     }

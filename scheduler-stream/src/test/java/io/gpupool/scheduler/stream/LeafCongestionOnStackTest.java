@@ -121,13 +121,14 @@ class LeafCongestionOnStackTest {
             }
             assertThat(figures).containsExactlyInAnyOrderElementsOf(leafA);
 
-            assertThat(gangLands(jobs, clients.topics.jobs(), decisions, "gang")).isEqualTo("leaf-a");
+            final PlacementDecision gang = gangLands(jobs, clients.topics.jobs(), decisions, "gang");
+            assertThat(leafOf(gang)).isEqualTo("leaf-a");
 
             // the gang ends; the quiet nodes get busy (80 %): leaf-a averages 85 %, congested
             events.send(new ProducerRecord<>(clients.topics.jobEvents(), "gang", Fixtures.event("gang",
-                    JobEventType.STARTED, System.currentTimeMillis())));
+                    JobEventType.STARTED, System.currentTimeMillis(), gang.getDecisionId())));
             events.send(new ProducerRecord<>(clients.topics.jobEvents(), "gang", Fixtures.event("gang",
-                    JobEventType.COMPLETED, System.currentTimeMillis())));
+                    JobEventType.COMPLETED, System.currentTimeMillis(), gang.getDecisionId())));
             events.flush();
             final List<ConsumerRecord<String, PlacementDecision>> released = StackClients.pollUntil(decisions,
                     new ArrayList<>(), s -> s.stream().anyMatch(r -> r.value().getOutcome() == DecisionOutcome.RELEASED),
@@ -149,12 +150,12 @@ class LeafCongestionOnStackTest {
                 }
             }
             assertThat(busier).containsExactlyInAnyOrderElementsOf(quiet);
-            assertThat(gangLands(jobs, clients.topics.jobs(), decisions, "gang-2")).isEqualTo("leaf-b");
+            assertThat(leafOf(gangLands(jobs, clients.topics.jobs(), decisions, "gang-2"))).isEqualTo("leaf-b");
         }
     }
 
-    /** Submits a 2x8 gang that prefers one leaf and waits for its decision: the leaf it was placed on. */
-    private static String gangLands(final KafkaProducer<String, JobCommand> jobs, final String topic,
+    /** Submits a 2x8 gang that prefers one leaf and waits for its decision: PLACED, on one leaf. */
+    private static PlacementDecision gangLands(final KafkaProducer<String, JobCommand> jobs, final String topic,
                                      final KafkaConsumer<String, PlacementDecision> decisions, final String job) {
         jobs.send(new ProducerRecord<>(topic, job, Fixtures.submit(job,
                 Fixtures.request("pool-l", 2, 8).setTopology(TopologyScope.SAME_LEAF).build())));
@@ -165,6 +166,10 @@ class LeafCongestionOnStackTest {
         assertThat(d.getOutcome()).isEqualTo(DecisionOutcome.PLACED);
         final String first = d.getAssignments().get(0).getNodeId();
         assertThat(d.getAssignments()).allSatisfy(a -> assertThat(a.getNodeId().charAt(0)).isEqualTo(first.charAt(0)));
-        return first.startsWith("a") ? "leaf-a" : "leaf-b";
+        return d;
+    }
+
+    private static String leafOf(final PlacementDecision d) {
+        return d.getAssignments().get(0).getNodeId().startsWith("a") ? "leaf-a" : "leaf-b";
     }
 }

@@ -46,8 +46,8 @@ class LeafCongestionThroughTheJournalTest {
             h.link.pipeInput("b1", sending("b1", 240, 2_000), 2_000);
             assertThat(gangLands(h, "g1", 3_000)).isEqualTo("leaf-b");
             // g1 ends; leaf-a cools down (a0 to 40 %: mean 50 %) while leaf-b heats up (b0 to 90 %: mean 75 %)
-            h.events.pipeInput("g1", Fixtures.event("g1", JobEventType.STARTED, 3_500), 3_500);
-            h.events.pipeInput("g1", Fixtures.event("g1", JobEventType.COMPLETED, 3_600), 3_600);
+            h.events.pipeInput("g1", h.event("g1", JobEventType.STARTED, 3_500), 3_500);
+            h.events.pipeInput("g1", h.event("g1", JobEventType.COMPLETED, 3_600), 3_600);
             h.link.pipeInput("a0", sending("a0", 160, 4_000), 4_000);
             h.link.pipeInput("b0", sending("b0", 360, 4_000), 4_000);
             assertThat(gangLands(h, "g2", 5_000)).isEqualTo("leaf-a");

@@ -76,7 +76,7 @@ class PipelineTopologyTest {
         h.jobs.pipeInput("big-2", Fixtures.submit("big-2", Fixtures.request("p1", 4, 8).build()), 2_100);
         assertThat(h.decisions().stream().map(d -> d.getJobId() + ":" + d.getOutcome()))
                 .containsExactly("big-1:PLACED", "big-2:QUEUED");
-        h.events.pipeInput("big-1", Fixtures.event("big-1", io.gpupool.avro.JobEventType.COMPLETED, 3_000), 3_000);
+        h.events.pipeInput("big-1", h.event("big-1", io.gpupool.avro.JobEventType.COMPLETED, 3_000), 3_000);
         assertThat(h.decisions().stream().map(d -> d.getJobId() + ":" + d.getOutcome()))
                 .containsExactly("big-1:RELEASED", "big-2:PLACED");
         assertThat(h.commands.readValuesToList().stream().map(c -> c.getType().name()).distinct())

@@ -63,18 +63,18 @@ class PlacerJobBookTest {
         h.inventory.pipeInput("n0", Fixtures.node("p1", "n0", "leaf-0", 8), 1_000);
         h.inventory.pipeInput("n1", Fixtures.node("p1", "n1", "leaf-0", 8), 1_000);
         h.jobs.pipeInput("x", Fixtures.submit("x", Fixtures.request("p1", 1, 4).setName("first-x").build()), 2_000);
-        h.events.pipeInput("x", Fixtures.event("x", JobEventType.STARTED, 2_100), 2_100);
+        h.events.pipeInput("x", h.event("x", JobEventType.STARTED, 2_100), 2_100);
         h.jobs.pipeInput("y", Fixtures.submit("y", Fixtures.request("p1", 1, 8).setName("why").setTenant("team-y").build()),
                 2_200);
         h.jobs.pipeInput("z", Fixtures.submit("z", Fixtures.request("p1", 1, 8).setName("zed").build()), 2_300);
-        h.events.pipeInput("x", Fixtures.event("x", JobEventType.COMPLETED, 3_000), 3_000);
-        h.events.pipeInput("y", Fixtures.event("y", JobEventType.STARTED, 3_100), 3_100);
-        h.events.pipeInput("z", Fixtures.event("z", JobEventType.STARTED, 3_200), 3_200);
+        h.events.pipeInput("x", h.event("x", JobEventType.COMPLETED, 3_000), 3_000);
+        h.events.pipeInput("y", h.event("y", JobEventType.STARTED, 3_100), 3_100);
+        h.events.pipeInput("z", h.event("z", JobEventType.STARTED, 3_200), 3_200);
         h.jobs.pipeInput("x", Fixtures.submit("x", "again-x", Fixtures.request("p1", 1, 2).setName("second-x").build()),
                 4_000);
         h.jobs.pipeInput("x", Fixtures.submit("x", Fixtures.request("p1", 1, 4).setName("first-x").build()), 4_100);
-        h.events.pipeInput("y", Fixtures.event("y", JobEventType.COMPLETED, 5_000), 5_000);
-        h.events.pipeInput("z", Fixtures.event("z", JobEventType.COMPLETED, 5_100), 5_100);
+        h.events.pipeInput("y", h.event("y", JobEventType.COMPLETED, 5_000), 5_000);
+        h.events.pipeInput("z", h.event("z", JobEventType.COMPLETED, 5_100), 5_100);
         h.jobs.pipeInput("w", Fixtures.submit("w", Fixtures.request("p1", 2, 8).build()), 5_200);
         final List<JournalEntry> journal = h.journal().stream().map(TestRecord::value).toList();
         final List<PlacementDecision> decisions = h.decisions();

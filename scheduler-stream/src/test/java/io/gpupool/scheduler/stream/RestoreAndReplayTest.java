@@ -49,7 +49,7 @@ class RestoreAndReplayTest {
                 placed.add(id);
             } else if (kind < 8 && !placed.isEmpty()) {
                 final String id = placed.remove(rnd.nextInt(placed.size()));
-                h.events.pipeInput(id, Fixtures.event(id, JobEventType.COMPLETED, t), t);
+                h.events.pipeInput(id, h.event(id, JobEventType.COMPLETED, t), t);
             } else if (kind == 8 && !placed.isEmpty()) {
                 final String id = placed.remove(rnd.nextInt(placed.size()));
                 h.jobs.pipeInput(id, Fixtures.cancel(id), t);

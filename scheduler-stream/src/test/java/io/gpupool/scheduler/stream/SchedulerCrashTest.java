@@ -96,7 +96,8 @@ class SchedulerCrashTest {
                         if (r.value().getOutcome() == DecisionOutcome.PLACED && completed.add(r.key())) {
                             // the test is the sink: the job ran and finished
                             events.send(new ProducerRecord<>(clients.topics.jobEvents(), r.key(),
-                                    Fixtures.event(r.key(), JobEventType.COMPLETED, System.currentTimeMillis())));
+                                    Fixtures.event(r.key(), JobEventType.COMPLETED, System.currentTimeMillis(),
+                                            r.value().getDecisionId())));
                         }
                     }
                     events.flush();

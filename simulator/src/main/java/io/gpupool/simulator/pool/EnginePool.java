@@ -123,7 +123,9 @@ public final class EnginePool implements SimulatedPool {
 
     @Override
     public PoolOutcome complete(final String jobId, final long nowSecond) {
-        return outcome(engine.apply(new EngineInput.JobEvent(nowSecond * 1000, jobId, EngineInput.JobEventKind.COMPLETED, "")));
+        // the simulated sink reports on the placement the job holds now (an evicted job's end is dropped by the driver)
+        return outcome(engine.apply(new EngineInput.JobEvent(nowSecond * 1000, jobId, EngineInput.JobEventKind.COMPLETED,
+                engine.placementOf(jobId), "", "")));
     }
 
     @Override

@@ -159,6 +159,7 @@ public final class PipelineBench {
 
             final boolean[] decided = new boolean[expectedJobs];
             final ArrayDeque<long[]> toComplete = new ArrayDeque<>(); // {due ms, job seq}
+            final String[] placementOf = new String[expectedJobs]; // the PLACED decision: the completion names it
             long firstInWindow = 0;
             long nextReport = start + 5_000;
             long decidedInWindow = 0;
@@ -181,15 +182,17 @@ public final class PipelineBench {
                         }
                     }
                     if (r.value().getOutcome() == DecisionOutcome.PLACED) {
+                        placementOf[seq] = r.value().getDecisionId();
                         toComplete.add(new long[] {now + o.jobRuntimeMs(), seq});
                     }
                 }
                 final long now = System.currentTimeMillis();
                 while (!toComplete.isEmpty() && toComplete.peek()[0] <= now) {
-                    final String id = jobId((int) toComplete.poll()[1]);
+                    final int seq = (int) toComplete.poll()[1];
+                    final String id = jobId(seq);
                     events.send(new ProducerRecord<>(topics.jobEvents(), null, now, id, JobEvent.newBuilder().setJobId(id)
-                            .setEventId("done-" + id).setType(JobEventType.COMPLETED).setOccurredAt(Instant.ofEpochMilli(now))
-                            .build()));
+                            .setEventId("done-" + id).setType(JobEventType.COMPLETED).setPlacementId(placementOf[seq])
+                            .setOccurredAt(Instant.ofEpochMilli(now)).build()));
                 }
                 if (now >= measureTo + 200) {
                     if (target < 0) {
