@@ -1,6 +1,7 @@
 package io.gpupool.cli;
 
 import io.gpupool.avro.PlacementDecision;
+import io.gpupool.cli.config.DurationConverter;
 import io.gpupool.cli.history.HistorySource;
 import io.gpupool.cli.history.SnapshotChoice;
 import io.gpupool.scheduler.audit.AuditRange;
@@ -9,7 +10,9 @@ import io.gpupool.scheduler.audit.Auditor;
 import io.gpupool.scheduler.audit.EngineSnapshot;
 import io.gpupool.scheduler.audit.RecordedCommands;
 import io.gpupool.scheduler.audit.RecordedDecisions;
+import io.gpupool.scheduler.audit.reality.RealityAudit;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,7 +23,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code gpupool audit}: re-runs the engine over the recorded journal and proves every recorded decision. */
+/**
+ * {@code gpupool audit}: re-runs the engine over the recorded journal and proves every recorded decision,
+ * then checks what the sinks report they ran (which a re-run, repeating the engine's own mistakes, cannot).
+ */
 @Command(name = "audit", mixinStandardHelpOptions = true,
         description = {
             "Reads gpupool.journal, gpupool.decisions and gpupool.node-commands, re-runs the engine over the journal and",
@@ -28,9 +34,22 @@ import picocli.CommandLine.Option;
             "when they differ). Node commands are compared from where the node-commands topic still holds them all",
             "(it has a retention period). Checks that no GPU was over-allocated, every job was in one state, gangs",
             "were atomic and nothing was placed on unhealthy capacity. Prints the first divergent decision and the",
-            "first divergent node command with the journal entry behind each; the last line is",
+            "first divergent node command with the journal entry behind each.",
+            "Then checks reality from gpupool.node-commands and gpupool.job-events (what the sinks report they ran,",
+            "which a re-run of the engine cannot see): GPUs whose running parts together held more than the whole GPU,",
+            "orphan parts (events of a placement or node never commanded, or a part started after its RELEASE/EVICT",
+            "was applied that never reported its end), and commands never reported APPLIED (except those issued in",
+            "the last --sink-grace of the history); the first 20 of each are listed.",
+            "The second to last line is",
             "replayed=N matched=N divergent=N violations=N entries_per_s=N commands_matched=N commands_divergent=N",
-            "(matched/divergent: decisions). Exit 1 on any divergence or violation."})
+            "(matched/divergent: decisions); the last line is",
+            "overallocated_gpus=N orphan_parts=N unapplied_commands=N",
+            "(absent, with a line saying why, when either topic is missing).",
+            "For the reality check, --pool keeps that pool's commands and the events about them (an event is of the",
+            "pool of the command, placement or node it names), and --from/--to choose the moments judged: times as",
+            "given, an offset as the time of the first/last journal entry compared. Both topics are still read whole,",
+            "so that parts started before the range or ended after it are known.",
+            "Exit 1 on any divergence, violation or reality finding."})
 public final class AuditCommand implements Callable<Integer> {
 
     @Mixin
@@ -47,6 +66,11 @@ public final class AuditCommand implements Callable<Integer> {
             description = "Engine snapshot to start from: auto (the newest before --from; none without --from), none,"
                     + " latest, or the snapshot covering that journal offset (default ${DEFAULT-VALUE}).")
     String snapshot;
+
+    @Option(names = "--sink-grace", paramLabel = "DURATION", defaultValue = "60s", converter = DurationConverter.class,
+            description = "Commands issued this long before the history's last record are not yet counted as unapplied:"
+                    + " the sink may not have answered (default ${DEFAULT-VALUE}).")
+    Duration sinkGrace;
 
     @Option(names = "--set", paramLabel = "KEY=VALUE",
             description = "Engine settings the scheduler ran with (default: its defaults, policy as the decisions name it).")
@@ -78,8 +102,10 @@ public final class AuditCommand implements Callable<Integer> {
                 offsets.put(s.partition(), s.offset() + 1); // a pool lives on one partition: skip what the snapshot covers
             }
             final RecordedCommands commands = h.history.nodeCommands(source.pool);
+            final RealityAudit reality = h.history.whyNoSinkHistory().map(RealityAudit::notChecked)
+                    .orElseGet(() -> new RealityAudit(h.history.sinkHistory(), source.pool, sinkGrace));
             final AuditResult r = new Auditor(HistorySource.configs(settings, decisions), start, range)
-                    .run(h.history.journal(source.pool, offsets), RecordedDecisions.of(decisions), commands);
+                    .run(h.history.journal(source.pool, offsets), RecordedDecisions.of(decisions), commands, reality);
             r.print(out);
             return r.passed() ? 0 : 1;
         }

@@ -9,6 +9,7 @@ import io.gpupool.avro.JobEventType;
 import io.gpupool.avro.JobRequest;
 import io.gpupool.avro.JobSubmit;
 import io.gpupool.avro.JournalEntry;
+import io.gpupool.avro.NodeAssignment;
 import io.gpupool.avro.NodeInventory;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.localstack.testing.LocalStackExtension;
@@ -44,9 +45,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The recorded-history commands on a real scheduler run (both stages, exactly-once, on the shared
- * local broker): audit passes, from the whole journal and from a published engine snapshot; export,
- * replay and explain --at read the same history; then a forged decision, a forged node command and an
- * injected journal entry are each found and located.
+ * local broker): audit passes, from the whole journal and from a published engine snapshot, and so does
+ * its reality check of the job events the test writes as a sink would; export, replay and explain --at
+ * read the same history; then a forged decision, a forged node command, an injected journal entry and a
+ * job event of a placement never commanded are each found and located.
  */
 @ExtendWith(LocalStackExtension.class)
 class HistoryCommandsOnStackTest {
@@ -92,25 +94,33 @@ class HistoryCommandsOnStackTest {
             producer.send(new ProducerRecord<>(topics.jobs(), "big", submit("big", 4, 8)));
             producer.flush();
             poll(decisions, seen, 13);
-            // the sink's reports: the placed jobs start, the first three complete
-            final List<String> placed = seen.stream().filter(r -> r.value().getOutcome() == DecisionOutcome.PLACED)
-                    .map(ConsumerRecord::key).toList();
-            for (final String job : placed) {
-                producer.send(new ProducerRecord<>(topics.jobEvents(), job, event(job, JobEventType.STARTED)));
+            // the sink's reports, as a sink writes them (naming command, placement and node): every part of the
+            // placed jobs is applied and starts; the first three jobs complete (their first part reports it)
+            final List<PlacementDecision> placed = seen.stream().map(ConsumerRecord::value)
+                    .filter(d -> d.getOutcome() == DecisionOutcome.PLACED).toList();
+            for (final PlacementDecision d : placed) {
+                for (final NodeAssignment a : d.getAssignments()) {
+                    producer.send(new ProducerRecord<>(topics.jobEvents(), d.getJobId(), event(d, a, JobEventType.APPLIED)));
+                    producer.send(new ProducerRecord<>(topics.jobEvents(), d.getJobId(), event(d, a, JobEventType.STARTED)));
+                }
             }
-            for (final String job : placed.subList(0, 3)) {
-                producer.send(new ProducerRecord<>(topics.jobEvents(), job, event(job, JobEventType.COMPLETED)));
+            for (final PlacementDecision d : placed.subList(0, 3)) {
+                producer.send(new ProducerRecord<>(topics.jobEvents(), d.getJobId(),
+                        event(d, d.getAssignments().get(0), JobEventType.COMPLETED)));
             }
             producer.flush();
             poll(decisions, seen, 16); // three RELEASED (and whatever the freed GPUs allowed)
         }
         final List<String> at = List.of("--bootstrap-server", stack.bootstrapServers(), "--registry-url",
                 stack.requireRegistryUrl(), "--topic-name", "journal=" + topics.journal(), "--topic-name",
-                "decisions=" + topics.decisions(), "--topic-name", "node-commands=" + topics.nodeCommands());
+                "decisions=" + topics.decisions(), "--topic-name", "node-commands=" + topics.nodeCommands(),
+                "--topic-name", "job-events=" + topics.jobEvents());
 
         final CliRun audit = run("audit", at);
         assertThat(audit.exitCode()).as(audit.out() + audit.err()).isZero();
-        final String last = lastLine(audit.out());
+        // what the sinks reported agrees with what they were told: the last line, after the replay's
+        assertThat(lastLine(audit.out())).isEqualTo("overallocated_gpus=0 orphan_parts=0 unapplied_commands=0");
+        final String last = summaryLine(audit.out());
         assertThat(last).matches("replayed=\\d+ matched=\\d+ divergent=0 violations=0 entries_per_s=\\d+"
                 + " commands_matched=\\d+ commands_divergent=0");
         assertThat(Long.parseLong(last.replaceAll(".* matched=(\\d+).*", "$1"))).isGreaterThanOrEqualTo(16);
@@ -120,15 +130,18 @@ class HistoryCommandsOnStackTest {
         // the local stack by its data directory (broker and registry from its stack.properties)
         final CliRun byDataDir = run("audit", List.of("--data-dir", stack.dataDir().toString(), "--topic-name",
                 "journal=" + topics.journal(), "--topic-name", "decisions=" + topics.decisions(), "--topic-name",
-                "node-commands=" + topics.nodeCommands()));
+                "node-commands=" + topics.nodeCommands(), "--topic-name", "job-events=" + topics.jobEvents()));
         assertThat(byDataDir.exitCode()).as(byDataDir.out() + byDataDir.err()).isZero();
-        assertThat(withoutRate(lastLine(byDataDir.out()))).isEqualTo(withoutRate(last));
+        assertThat(withoutRate(summaryLine(byDataDir.out()))).isEqualTo(withoutRate(last));
+        assertThat(lastLine(byDataDir.out())).isEqualTo(lastLine(audit.out()));
         // without the node-commands topic (another name): decisions only, and the report says why
         final CliRun noCommands = run("audit", List.of("--bootstrap-server", stack.bootstrapServers(), "--registry-url",
                 stack.requireRegistryUrl(), "--topic-name", "journal=" + topics.journal(), "--topic-name",
-                "decisions=" + topics.decisions(), "--topic-name", "node-commands=" + prefix + ".no-such-topic"));
+                "decisions=" + topics.decisions(), "--topic-name", "node-commands=" + prefix + ".no-such-topic",
+                "--topic-name", "job-events=" + topics.jobEvents()));
         assertThat(noCommands.exitCode()).as(noCommands.out() + noCommands.err()).isZero();
-        assertThat(noCommands.out()).contains("node commands not compared: topic " + prefix + ".no-such-topic does not exist");
+        assertThat(noCommands.out()).contains("node commands not compared: topic " + prefix + ".no-such-topic does not exist",
+                "reality not checked: topic " + prefix + ".no-such-topic does not exist");
         assertThat(lastLine(noCommands.out())).matches("replayed=\\d+ matched=\\d+ divergent=0 violations=0 entries_per_s=\\d+");
 
         // from the submit of 'big' onwards: the engine starts from the newest snapshot before it
@@ -137,15 +150,16 @@ class HistoryCommandsOnStackTest {
         final CliRun fromSnapshot = run("audit", at, "--from", Long.toString(bigOffset));
         assertThat(fromSnapshot.exitCode()).as(fromSnapshot.out() + fromSnapshot.err()).isZero();
         assertThat(fromSnapshot.out()).contains("pool pool-h: started from the engine snapshot at journal offset");
-        assertThat(lastLine(fromSnapshot.out())).contains("divergent=0 violations=0").doesNotContain("matched=0 ");
+        assertThat(summaryLine(fromSnapshot.out())).contains("divergent=0 violations=0").doesNotContain("matched=0 ");
+        assertThat(lastLine(fromSnapshot.out())).isEqualTo("overallocated_gpus=0 orphan_parts=0 unapplied_commands=0");
         final CliRun latest = run("audit", at, "--snapshot", "latest");
         assertThat(latest.exitCode()).as(latest.out() + latest.err()).isZero();
         assertThat(latest.out()).contains("pool pool-h: started from the engine snapshot at journal offset");
         // one pool, from its newest snapshot: the journal is read from the offset after it
         final CliRun onePool = run("audit", at, "--pool", "pool-h", "--snapshot", "latest");
         assertThat(onePool.exitCode()).as(onePool.out() + onePool.err()).isZero();
-        assertThat(withoutRate(lastLine(onePool.out()))).isEqualTo(withoutRate(lastLine(latest.out())));
-        assertThat(lastLine(latest.out())).contains("commands_divergent=0");
+        assertThat(withoutRate(summaryLine(onePool.out()))).isEqualTo(withoutRate(summaryLine(latest.out())));
+        assertThat(summaryLine(latest.out())).contains("commands_divergent=0");
         // from the first release: a snapshot taken after the jobs were placed, so their release commands (which
         // carry each job's name and tenant) come out right only with the job book read back from the topic
         final long releaseOffset = seen.stream().filter(r -> r.value().getOutcome() == DecisionOutcome.RELEASED)
@@ -153,7 +167,7 @@ class HistoryCommandsOnStackTest {
         final CliRun fromRelease = run("audit", at, "--from", Long.toString(releaseOffset));
         assertThat(fromRelease.exitCode()).as(fromRelease.out() + fromRelease.err()).isZero();
         assertThat(fromRelease.out()).contains("pool pool-h: started from the engine snapshot at journal offset");
-        assertThat(lastLine(fromRelease.out())).contains("divergent=0 violations=0").contains("commands_divergent=0")
+        assertThat(summaryLine(fromRelease.out())).contains("divergent=0 violations=0").contains("commands_divergent=0")
                 .doesNotContain("commands_matched=0");
         assertThat(run("audit", at, "--pool", "no-such-pool").out()).contains("replayed=0 matched=0");
 
@@ -185,7 +199,7 @@ class HistoryCommandsOnStackTest {
                     PlacementDecision.newBuilder(victim).setMessage("placed wherever").build())).get();
             final CliRun forged = run("audit", at);
             assertThat(forged.exitCode()).isEqualTo(1);
-            assertThat(lastLine(forged.out())).contains("divergent=1 ", "commands_divergent=0");
+            assertThat(summaryLine(forged.out())).contains("divergent=1 ", "commands_divergent=0");
             assertThat(forged.out()).contains("first divergence: decision " + victim.getDecisionId(),
                     "journal " + victim.getCause().getPartition() + "@" + victim.getCause().getOffset(),
                     "differs in message: recorded=placed wherever");
@@ -215,7 +229,7 @@ class HistoryCommandsOnStackTest {
             assertThat(forgedCommand.out()).contains("first node command divergence: command " + allocate.getCommandId()
                     + " (ALLOCATE to node " + allocate.getNodeId() + ")", "differs in cpuMilli: recorded="
                     + movedCommand.getCpuMilli());
-            assertThat(lastLine(forgedCommand.out())).contains("commands_divergent=1");
+            assertThat(summaryLine(forgedCommand.out())).contains("commands_divergent=1");
             final JournalEntry injected = JournalEntry.newBuilder().setPool("pool-h").setTimestamp(Instant.now())
                     .setSource(null).setPayload(JobCommand.newBuilder().setJobId("ghost").setCommandId("ghost-1")
                             .setCommand(JobSubmit.newBuilder().setRequest(request(1, 1)).build()).build()).build();
@@ -224,6 +238,17 @@ class HistoryCommandsOnStackTest {
             assertThat(ghost.exitCode()).isEqualTo(1);
             assertThat(ghost.out()).contains("caused by journal " + victim.getCause().getPartition() + "@" + offset,
                     "recorded:   (none)", "ghost");
+            // a sink reports a part of a placement the scheduler never commanded: reality finds the orphan
+            final NodeAssignment where = victim.getAssignments().get(0);
+            producer.send(new ProducerRecord<>(topics.jobEvents(), victim.getJobId(), JobEvent.newBuilder()
+                    .setJobId(victim.getJobId()).setEventId("ghost-part/STARTED").setType(JobEventType.STARTED)
+                    .setPlacementId("ghost-placement").setNodeId(where.getNodeId()).setOccurredAt(Instant.now())
+                    .build())).get();
+            final CliRun orphan = run("audit", at);
+            assertThat(orphan.exitCode()).isEqualTo(1);
+            assertThat(lastLine(orphan.out())).contains("orphan_parts=1");
+            assertThat(orphan.out()).contains("orphan part: job " + victim.getJobId() + " placement ghost-placement on node "
+                    + where.getNodeId(), "no ALLOCATE of this placement was sent to this node");
         }
     }
 
@@ -242,6 +267,12 @@ class HistoryCommandsOnStackTest {
     private static String lastLine(final String out) {
         final String[] lines = out.strip().split("\n");
         return lines[lines.length - 1];
+    }
+
+    /** The replay's name=value line: second to last, before the reality check's. */
+    private static String summaryLine(final String out) {
+        final String[] lines = out.strip().split("\n");
+        return lines[lines.length - 2];
     }
 
     private static void poll(final KafkaConsumer<String, PlacementDecision> c,
@@ -263,8 +294,12 @@ class HistoryCommandsOnStackTest {
                 .setCommand(JobSubmit.newBuilder().setRequest(request(nodes, gpus)).build()).build();
     }
 
-    private static JobEvent event(final String id, final JobEventType type) {
-        return JobEvent.newBuilder().setJobId(id).setEventId(type + "-" + id).setType(type)
+    /** A sink's event about one part of a placement: it names the ALLOCATE (decision id / node) and the placement. */
+    private static JobEvent event(final PlacementDecision d, final NodeAssignment a, final JobEventType type) {
+        final String command = d.getDecisionId() + "/" + a.getNodeId();
+        return JobEvent.newBuilder().setJobId(d.getJobId()).setEventId(command + "/" + type).setType(type)
+                .setDecisionId(d.getDecisionId()).setCommandId(command).setPlacementId(d.getDecisionId())
+                .setNodeId(a.getNodeId()).setGpuUuids(a.getGpus().stream().map(g -> g.getUuid()).toList())
                 .setOccurredAt(Instant.now()).build();
     }
 }

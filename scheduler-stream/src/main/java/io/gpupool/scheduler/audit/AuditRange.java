@@ -1,5 +1,7 @@
 package io.gpupool.scheduler.audit;
 
+import io.gpupool.scheduler.audit.reality.RealityWindow;
+
 /**
  * Which journal entries an audit compares: from/to as offsets (inclusive) or times (epoch ms,
  * inclusive); {@code Long.MIN_VALUE}/{@code Long.MAX_VALUE} when open. Entries before the range are
@@ -37,5 +39,14 @@ public record AuditRange(long fromOffset, long toOffset, long fromMs, long toMs)
 
     boolean after(final JournalRecord r) {
         return r.offset() > toOffset || r.timestampMs() > toMs;
+    }
+
+    /**
+     * The moments the reality check judges: times as given; an offset bound stands for the time of the
+     * first (last) journal entry compared, since the sinks' reports carry times, not journal offsets.
+     */
+    RealityWindow realityWindow(final long firstComparedMs, final long lastComparedMs) {
+        return new RealityWindow(Math.max(fromMs, fromOffset == Long.MIN_VALUE ? Long.MIN_VALUE : firstComparedMs),
+                Math.min(toMs, toOffset == Long.MAX_VALUE ? Long.MAX_VALUE : lastComparedMs));
     }
 }

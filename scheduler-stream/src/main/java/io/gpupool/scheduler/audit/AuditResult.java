@@ -1,5 +1,6 @@
 package io.gpupool.scheduler.audit;
 
+import io.gpupool.scheduler.audit.reality.RealityReport;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
@@ -7,20 +8,22 @@ import java.util.Map;
 /**
  * What an audit found. {@code replayed} counts the journal entries applied to an engine (warm-up
  * included), {@code matched} and {@code divergent} the decisions compared in the audited range;
- * {@code commands} the same for the node commands.
+ * {@code commands} the same for the node commands; {@code reality} what the sinks report they ran.
  */
 public record AuditResult(long replayed, long compared, long matched, long divergent, Divergence firstDivergence,
                           long violationCount, List<Violation> violations, double seconds, double cpuSeconds,
-                          Map<String, Long> startedFromSnapshot, CommandAudit commands) {
+                          Map<String, Long> startedFromSnapshot, CommandAudit commands,
+                          RealityReport reality) {
 
     public AuditResult {
         violations = List.copyOf(violations);
         startedFromSnapshot = Map.copyOf(startedFromSnapshot);
         commands = commands == null ? CommandAudit.NONE : commands;
+        reality = reality == null ? RealityReport.NONE : reality;
     }
 
     public boolean passed() {
-        return divergent == 0 && violationCount == 0 && commands.divergent() == 0;
+        return divergent == 0 && violationCount == 0 && commands.divergent() == 0 && reality.clean();
     }
 
     public long entriesPerSecond() {
@@ -32,7 +35,10 @@ public record AuditResult(long replayed, long compared, long matched, long diver
         return cpuSeconds <= 0 ? replayed : Math.round(replayed / cpuSeconds);
     }
 
-    /** The report: where it started, the first divergence, the violations, then the name=value line. */
+    /**
+     * The report: where it started, the first divergence, the violations, the reality findings, then the
+     * name=value lines: the replay's, and last (when the sinks' reports were checked) reality's.
+     */
     public void print(final PrintWriter out) {
         new java.util.TreeMap<>(startedFromSnapshot).forEach((pool, offset) ->
                 out.printf("pool %s: started from the engine snapshot at journal offset %d%n", pool, offset));
@@ -63,10 +69,14 @@ public record AuditResult(long replayed, long compared, long matched, long diver
         if (violationCount > violations.size()) {
             out.printf("... and %d more violations%n", violationCount - violations.size());
         }
+        reality.printFindings(out);
         out.printf("seconds=%.3f cpu_seconds=%.3f entries_per_cpu_s=%d%n", seconds, cpuSeconds, entriesPerCpuSecond());
         out.printf("replayed=%d matched=%d divergent=%d violations=%d entries_per_s=%d%s%n", replayed, matched, divergent,
                 violationCount, entriesPerSecond(), commands.audited()
                         ? " commands_matched=" + commands.matched() + " commands_divergent=" + commands.divergent() : "");
+        if (reality.checked()) {
+            out.println(reality.summary());
+        }
         out.flush();
     }
 }

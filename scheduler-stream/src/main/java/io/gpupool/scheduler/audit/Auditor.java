@@ -4,6 +4,8 @@ import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobSubmit;
 import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.PlacementDecision;
+import io.gpupool.scheduler.audit.reality.RealityAudit;
+import io.gpupool.scheduler.audit.reality.RealityReport;
 import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.PoolEngine;
 import io.gpupool.scheduler.stream.Applied;
@@ -21,7 +23,9 @@ import java.util.function.Function;
  * the same entry, byte for byte on the Avro encoding (with a field diff when they differ). Checks the
  * history's invariants on the way. A pool may start from an engine snapshot: entries it covers are
  * skipped, and the snapshot's job book seeds the book of its journal partition. As in the placer
- * (one task per journal partition), each journal partition has its own job book.
+ * (one task per journal partition), each journal partition has its own job book. The re-run repeats
+ * the engine's own mistakes, so an audit can also check what the sinks report they ran
+ * ({@link RealityAudit}), over the times of the entries it compares.
  */
 public final class Auditor {
     private static final int VIOLATIONS_KEPT = 20;
@@ -55,6 +59,12 @@ public final class Auditor {
     /** An audit of the decisions and of the node commands. */
     public AuditResult run(final Iterator<JournalRecord> journal, final RecordedDecisions recorded,
                            final RecordedCommands commands) {
+        return run(journal, recorded, commands, RealityAudit.NONE);
+    }
+
+    /** An audit of the decisions, the node commands and of what the sinks report they ran. */
+    public AuditResult run(final Iterator<JournalRecord> journal, final RecordedDecisions recorded,
+                           final RecordedCommands commands, final RealityAudit reality) {
         final long start = System.nanoTime();
         final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         final long cpuStart = threads.getCurrentThreadCpuTime();
@@ -78,6 +88,8 @@ public final class Auditor {
         long[] cspan = null;
         int applierPartition = Integer.MIN_VALUE;
         final Map<String, Long> fromSnapshot = new HashMap<>();
+        long firstComparedMs = Long.MAX_VALUE;
+        long lastComparedMs = Long.MIN_VALUE;
         long replayed = 0;
         long compared = 0;
         long matched = 0;
@@ -117,6 +129,8 @@ public final class Auditor {
             final Map<String, PlacementDecision> mine = recorded.take(r.partition(), r.offset());
             final boolean inRange = !range.before(r);
             if (inRange) {
+                firstComparedMs = Math.min(firstComparedMs, r.timestampMs());
+                lastComparedMs = Math.max(lastComparedMs, r.timestampMs());
                 span[0] = Math.min(span[0], r.offset());
                 span[1] = Math.max(span[1], r.offset());
             }
@@ -210,12 +224,13 @@ public final class Auditor {
             }
         }
         invariants.finish(engines, poolOfJob);
+        final RealityReport sinks = reality.check(range.realityWindow(firstComparedMs, lastComparedMs));
         final double seconds = (System.nanoTime() - start) / 1e9;
         final double cpu = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e9;
         final CommandAudit commandAudit = commands.audited() ? new CommandAudit(true, null, commandsCompared,
                 commandsMatched, commandsDivergent, firstCommand, commands.completeFrom())
                 : new CommandAudit(false, commands.whyNotAudited(), 0, 0, 0, null, Map.of());
         return new AuditResult(replayed, compared, matched, divergent, first, invariants.count(),
-                invariants.violations(), seconds, cpu, fromSnapshot, commandAudit);
+                invariants.violations(), seconds, cpu, fromSnapshot, commandAudit, sinks);
     }
 }

@@ -1,8 +1,11 @@
 package io.gpupool.scheduler.audit;
 
+import io.gpupool.avro.JobEvent;
 import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.PlacementDecision;
+import io.gpupool.scheduler.audit.reality.ReportedEvent;
+import io.gpupool.scheduler.audit.reality.SinkHistory;
 import io.gpupool.scheduler.stream.Codecs;
 import io.gpupool.scheduler.stream.TopicNames;
 import io.gpupool.serde.AvroSerdeConfig;
@@ -15,7 +18,9 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -25,9 +30,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /**
- * The recorded history on a Kafka cluster: journal, decisions and engine snapshots, read up to the
- * end offsets seen when reading starts (committed records only: the scheduler writes exactly once, so
- * aborted attempts must not count). No consumer group: nothing is committed, any number of auditors
+ * The recorded history on a Kafka cluster: journal, decisions, engine snapshots, and what the sinks
+ * were told and reported (node commands, job events), read up to the end offsets seen when reading
+ * starts (committed records only: the scheduler writes exactly once, so aborted attempts must not count). No consumer group: nothing is committed, any number of auditors
  * may read at once.
  */
 public final class KafkaHistory implements AutoCloseable {
@@ -37,6 +42,8 @@ public final class KafkaHistory implements AutoCloseable {
     private final Deserializer<JournalEntry> journal;
     private final Deserializer<PlacementDecision> decisions;
     private final Deserializer<NodeCommand> commands;
+    private final Deserializer<JobEvent> events;
+    private CommandsTopic commandsTopic;
     private final TopicNames topics;
 
     /** @param clients bootstrap servers and any --command-config settings */
@@ -53,6 +60,7 @@ public final class KafkaHistory implements AutoCloseable {
         this.journal = codecs.deserializer(JournalEntry.class);
         this.decisions = codecs.deserializer(PlacementDecision.class);
         this.commands = codecs.deserializer(NodeCommand.class);
+        this.events = codecs.deserializer(JobEvent.class);
         this.topics = topics;
     }
 
@@ -82,34 +90,101 @@ public final class KafkaHistory implements AutoCloseable {
             return RecordedCommands.notAudited("topic " + topics.nodeCommands() + " does not exist on this cluster"
                     + " (renamed? --topic-name node-commands=NAME)");
         }
-        final List<NodeCommand> out = new ArrayList<>();
+        final CommandsTopic read = commandsTopic();
         final Map<Integer, Long> completeFrom = new HashMap<>();
+        for (final Map<Integer, Long> firstCause : read.firstCauseOfTruncated()) {
+            for (final TopicPartition journal : partitions(topics.journal())) {
+                final int jp = journal.partition();
+                completeFrom.merge(jp, firstCause.getOrDefault(jp, Long.MAX_VALUE), Math::max);
+            }
+        }
+        final List<NodeCommand> out = pool == null ? read.all()
+                : read.all().stream().filter(c -> pool.equals(c.getPool())).toList();
+        return RecordedCommands.of(out, completeFrom);
+    }
+
+    /**
+     * Why the sinks' reports cannot be checked (a topic the check reads is missing), or empty when
+     * they can: the reality check needs both the node commands and the job events.
+     */
+    public Optional<String> whyNoSinkHistory() {
+        final Set<String> existing = consumer.listTopics().keySet();
+        for (final String[] t : new String[][] {{topics.nodeCommands(), "node-commands"}, {topics.jobEvents(), "job-events"}}) {
+            if (!existing.contains(t[0])) {
+                return Optional.of("topic " + t[0] + " does not exist on this cluster (renamed? --topic-name " + t[1]
+                        + "=NAME)");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * What the sinks were told and what they reported, of all pools (an event is placed in a pool by
+     * the command it names): every node command and every job event with its position, and from which
+     * moment each topic still holds everything (its retention deletes the oldest records: a truncated
+     * partition is complete from its oldest record kept; the latest such moment over the partitions).
+     */
+    public SinkHistory sinkHistory() {
+        final CommandsTopic commands = commandsTopic();
+        final List<ReportedEvent> out = new ArrayList<>();
+        long eventsFrom = Long.MIN_VALUE;
+        final List<TopicPartition> parts = partitions(topics.jobEvents());
+        final Map<TopicPartition, Long> starts = consumer.beginningOffsets(parts);
+        for (final TopicPartition tp : parts) {
+            final long[] oldest = {Long.MAX_VALUE};
+            read(tp, 0, r -> {
+                final JobEvent e = events.deserialize(tp.topic(), r.headers(), r.value());
+                if (e != null) {
+                    out.add(new ReportedEvent(r.partition(), r.offset(), e));
+                    oldest[0] = Math.min(oldest[0], e.getOccurredAt().toEpochMilli());
+                }
+            });
+            if (starts.get(tp) > 0 && oldest[0] != Long.MAX_VALUE) {
+                eventsFrom = Math.max(eventsFrom, oldest[0]);
+            }
+        }
+        return new SinkHistory(commands.all(), out, commands.completeFromMs(), eventsFrom);
+    }
+
+    /**
+     * The node-commands topic as read once, for the command comparison and the reality check alike:
+     * every command in topic order; for each partition retention truncated, the first cause offset it
+     * still holds per journal partition; and the latest oldest issue time among those partitions.
+     */
+    private record CommandsTopic(List<NodeCommand> all, List<Map<Integer, Long>> firstCauseOfTruncated,
+                                 long completeFromMs) {
+    }
+
+    private CommandsTopic commandsTopic() {
+        if (commandsTopic != null) {
+            return commandsTopic;
+        }
+        final List<NodeCommand> all = new ArrayList<>();
         final List<Map<Integer, Long>> firstCauseOfTruncated = new ArrayList<>();
+        long completeFromMs = Long.MIN_VALUE;
         final List<TopicPartition> parts = partitions(topics.nodeCommands());
         final Map<TopicPartition, Long> starts = consumer.beginningOffsets(parts);
         for (final TopicPartition tp : parts) {
             final Map<Integer, Long> firstCause = new HashMap<>();
+            final long[] oldest = {Long.MAX_VALUE};
             read(tp, 0, r -> {
                 final NodeCommand c = commands.deserialize(tp.topic(), r.headers(), r.value());
                 if (c == null) {
                     return;
                 }
                 firstCause.merge(c.getCause().getPartition(), c.getCause().getOffset(), Math::min);
-                if (pool == null || pool.equals(c.getPool().toString())) {
-                    out.add(c);
-                }
+                oldest[0] = Math.min(oldest[0], c.getCause().getTimestamp().toEpochMilli());
+                all.add(c);
             });
             if (starts.get(tp) > 0) {
                 firstCauseOfTruncated.add(firstCause);
+                if (oldest[0] != Long.MAX_VALUE) {
+                    completeFromMs = Math.max(completeFromMs, oldest[0]);
+                }
             }
         }
-        for (final Map<Integer, Long> firstCause : firstCauseOfTruncated) {
-            for (final TopicPartition journal : partitions(topics.journal())) {
-                final int jp = journal.partition();
-                completeFrom.merge(jp, firstCause.getOrDefault(jp, Long.MAX_VALUE), Math::max);
-            }
-        }
-        return RecordedCommands.of(out, completeFrom);
+        commandsTopic = new CommandsTopic(List.copyOf(all), firstCauseOfTruncated, completeFromMs);
+        return commandsTopic;
     }
 
     /**

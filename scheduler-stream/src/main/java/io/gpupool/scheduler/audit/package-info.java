@@ -7,7 +7,12 @@
  * caused them and their deterministic decision id (command id and type for node commands; those are
  * compared from where the node-commands topic, which has a retention period, still holds them all:
  * {@link io.gpupool.scheduler.audit.RecordedCommands}); it checks the history's invariants on the way
- * ({@link io.gpupool.scheduler.audit.InvariantChecker}). {@link io.gpupool.scheduler.audit.WhatIf}
+ * ({@link io.gpupool.scheduler.audit.InvariantChecker}). Those invariants are checked on the engine's
+ * own books, so a wrong transition of the engine (a late event of an earlier placement applied to the
+ * current one) is replayed and passes; the audit therefore also checks reality, what the sinks report
+ * they ran, from the node commands and job events alone ({@link io.gpupool.scheduler.audit.reality},
+ * read by {@link io.gpupool.scheduler.audit.KafkaHistory#sinkHistory()}; judged over the times of the
+ * entries compared, {@link io.gpupool.scheduler.audit.AuditRange}). {@link io.gpupool.scheduler.audit.WhatIf}
  * re-runs the same inputs under other settings with the sink's job events re-timed from observed run
  * times; {@link io.gpupool.scheduler.audit.PointInTime} answers "why was this job where it was at T";
  * {@link io.gpupool.scheduler.audit.JobCsv} exports one row per job.

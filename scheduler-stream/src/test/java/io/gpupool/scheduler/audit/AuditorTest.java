@@ -378,4 +378,88 @@ class AuditorTest {
         assertThat(r.violations()).anySatisfy(v -> assertThat(v.detail()).contains(bad.getNodeId() + "/"
                 + bad.getGpuIndex(), "unhealthy"));
     }
+
+    /** What a sink that answered every command would have reported: an APPLIED a little after each was issued. */
+    private static List<io.gpupool.scheduler.audit.reality.ReportedEvent> appliedEvents(final List<NodeCommand> commands) {
+        final List<io.gpupool.scheduler.audit.reality.ReportedEvent> events = new ArrayList<>();
+        for (final NodeCommand c : commands) {
+            events.add(new io.gpupool.scheduler.audit.reality.ReportedEvent(0, events.size(), io.gpupool.avro.JobEvent
+                    .newBuilder().setJobId(c.getJobId()).setEventId(c.getCommandId() + "/APPLIED")
+                    .setType(io.gpupool.avro.JobEventType.APPLIED).setCommandId(c.getCommandId()).setNodeId(c.getNodeId())
+                    .setOccurredAt(c.getCause().getTimestamp().plusMillis(5)).build()));
+        }
+        return events;
+    }
+
+    private static AuditResult auditWithSinks(final AuditRange range, final List<io.gpupool.scheduler.audit.reality.ReportedEvent> events) {
+        return new Auditor(p -> CONFIG, Map.of(), range).run(rec.journal().iterator(), RecordedDecisions.of(rec.decisions()),
+                RecordedCommands.of(rec.commands()), new io.gpupool.scheduler.audit.reality.RealityAudit(
+                        io.gpupool.scheduler.audit.reality.SinkHistory.complete(rec.commands(), events), null,
+                        io.gpupool.scheduler.audit.reality.RealityAudit.DEFAULT_GRACE));
+    }
+
+    private static String[] lines(final AuditResult r) {
+        final StringWriter out = new StringWriter();
+        r.print(new PrintWriter(out));
+        return out.toString().split("\n");
+    }
+
+    @Test
+    void theSinksReportsAreCheckedTooAndTheirFiguresAreTheLastLine() {
+        final List<io.gpupool.scheduler.audit.reality.ReportedEvent> all = appliedEvents(rec.commands());
+        final AuditResult clean = auditWithSinks(AuditRange.ALL, all);
+        assertThat(clean.passed()).isTrue();
+        String[] l = lines(clean);
+        assertThat(l[l.length - 1]).isEqualTo("overallocated_gpus=0 orphan_parts=0 unapplied_commands=0");
+        assertThat(l[l.length - 2]).matches("replayed=20000 matched=\\d+ divergent=0 violations=0 entries_per_s=\\d+"
+                + " commands_matched=" + rec.commands().size() + " commands_divergent=0");
+
+        // the sink never answered the commands of the first half of the journal: the replay still matches
+        final long half = rec.journal().size() / 2;
+        final List<io.gpupool.scheduler.audit.reality.ReportedEvent> late = new ArrayList<>();
+        for (int i = 0; i < rec.commands().size(); i++) {
+            if (rec.commands().get(i).getCause().getOffset() >= half) {
+                late.add(all.get(i));
+            }
+        }
+        final long lost = rec.commands().stream().filter(c -> c.getCause().getOffset() < half).count();
+        assertThat(lost).isGreaterThan(20);
+        final AuditResult r = auditWithSinks(AuditRange.ALL, late);
+        assertThat(r.passed()).isFalse();
+        assertThat(r.divergent()).isZero();
+        assertThat(r.violationCount()).isZero();
+        assertThat(r.reality().unappliedCommands()).isEqualTo(lost);
+        l = lines(r);
+        assertThat(l[l.length - 1]).isEqualTo("overallocated_gpus=0 orphan_parts=0 unapplied_commands=" + lost);
+        assertThat(l[l.length - 2]).startsWith("replayed=20000 ").endsWith(" commands_divergent=0");
+        final NodeCommand firstLost = rec.commands().stream().filter(c -> c.getCause().getOffset() < half)
+                .min(java.util.Comparator.comparing((NodeCommand c) -> c.getCause().getTimestamp())
+                        .thenComparing(NodeCommand::getCommandId)).orElseThrow();
+        assertThat(String.join("\n", l)).contains("unapplied command " + firstLost.getCommandId() + ": ",
+                "... and " + (lost - 20) + " more unapplied commands");
+
+        // audited up to a journal offset: the commands issued by the time of that entry are judged
+        final long to = half / 2;
+        final long issuedBy = rec.journal().get((int) to).timestampMs();
+        final AuditResult upTo = auditWithSinks(AuditRange.of(null, Long.toString(to)), late);
+        assertThat(upTo.reality().unappliedCommands()).isEqualTo(rec.commands().stream()
+                .filter(c -> c.getCause().getTimestamp().toEpochMilli() <= issuedBy).count()).isLessThan(lost);
+        // from an offset: from the time of that entry
+        final long fromMs = rec.journal().get((int) to).timestampMs();
+        final AuditResult from = auditWithSinks(AuditRange.of(Long.toString(to), null), late);
+        assertThat(from.reality().unappliedCommands()).isEqualTo(rec.commands().stream()
+                .filter(c -> c.getCause().getOffset() < half && c.getCause().getTimestamp().toEpochMilli() >= fromMs)
+                .count()).isGreaterThan(0);
+    }
+
+    @Test
+    void withoutTheSinkHistoryTheReportSaysWhyAndKeepsItsLastLine() {
+        final AuditResult r = new Auditor(p -> CONFIG, Map.of(), AuditRange.ALL).run(rec.journal().iterator(),
+                RecordedDecisions.of(rec.decisions()), RecordedCommands.of(rec.commands()),
+                io.gpupool.scheduler.audit.reality.RealityAudit.notChecked("topic gpupool.job-events does not exist"));
+        assertThat(r.passed()).isTrue();
+        final String[] l = lines(r);
+        assertThat(l).contains("reality not checked: topic gpupool.job-events does not exist");
+        assertThat(l[l.length - 1]).startsWith("replayed=20000 ");
+    }
 }
