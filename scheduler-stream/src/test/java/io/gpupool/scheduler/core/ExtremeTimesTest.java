@@ -11,9 +11,9 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * Times and durations at the ends of a long. Each case but the last wrapped before stream-time
- * arithmetic saturated ({@link StreamTime}) and asserts what the wrap got wrong; the last guards
- * settings of "for ever".
+ * Times and durations at the ends of a long. Most cases wrapped before stream-time arithmetic
+ * saturated ({@link StreamTime}) and assert what the wrap got wrong; the others guard validation
+ * and settings of "for ever".
  */
 class ExtremeTimesTest {
     private static final long HOUR = 3_600_000;
@@ -46,6 +46,21 @@ class ExtremeTimesTest {
         assertEquals(ReasonCode.DEADLINE_UNREACHABLE, d.reason().code());
         assertTrue(d.reason().message().endsWith("ends never"), d.reason().message());
         assertEquals(JobState.REJECTED, e.job("forever").orElseThrow().state());
+    }
+
+    /** Nonsense times are refused at once, saying which and what, not judged against stream time. */
+    @Test
+    void aNegativeEstimateOrDeadlineIsRejectedAsInvalidNamingIt() {
+        final PoolEngine e = Pools.pool(cfg(), 1, 1, 8);
+        final Decision estimate = only(e.apply(submit(1, JobSpec.builder("e").runtimeEstimateMs(-1).build())), "e");
+        assertEquals(DecisionKind.REJECTED, estimate.kind());
+        assertEquals(ReasonCode.INVALID_REQUEST, estimate.reason().code());
+        assertEquals("runtime estimate must not be negative (0: none given), got -1 ms", estimate.reason().message());
+        final Decision deadline = only(e.apply(submit(2, JobSpec.builder("d").deadline(Long.MIN_VALUE + 1, false)
+                .build())), "d");
+        assertEquals(ReasonCode.INVALID_REQUEST, deadline.reason().code());
+        assertEquals("deadline must not be negative (0: none), got stream time " + (Long.MIN_VALUE + 1),
+                deadline.reason().message());
     }
 
     /** The same wrap at a tick: a waiting job estimated for ever was never reported late. */
