@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
 /**
  * Live progress of {@code gpupool up} on stderr, one name=value line every --progress-every, and
  * the run's figures on stdout when it stops. Every figure comes from a running part: submitted
- * from the workload, running and completed from the sink, queued, GPUs allocated and busy from the
+ * (acknowledged by the broker) and send failures from the workload, running and completed from the sink, queued, GPUs allocated and busy from the
  * scheduler's query API, decisions from the scheduler's /metrics.
  */
 public final class ProgressService implements UpService {
@@ -70,6 +70,7 @@ public final class ProgressService implements UpService {
             final PrintWriter out = context.out();
             out.printf(Locale.ROOT, "run_seconds=%.1f%n", seconds);
             out.printf("jobs_submitted=%d%n", parts.workload().map(w -> w.submitted()).orElse(0L));
+            out.printf("jobs_send_failed=%d%n", parts.workload().map(w -> w.sendFailed()).orElse(0L));
             out.printf("jobs_placed=%d%n", placed);
             out.printf("jobs_started=%d%n", parts.events("STARTED"));
             out.printf("jobs_completed=%d%n", parts.events("COMPLETED"));
@@ -86,8 +87,10 @@ public final class ProgressService implements UpService {
         final Set<String> running = parts.sink().map(s -> s.running().keySet().stream().map(PartKey::jobId)
                 .collect(Collectors.toSet())).orElse(Set.of());
         return String.format(Locale.ROOT,
-                "t=%.0fs submitted=%d running=%d queued=%s completed=%d gpus_allocated=%s/%s gpus_busy=%s decisions=%d decisions_per_s=%.1f",
-                seconds, parts.workload().map(w -> w.submitted()).orElse(0L), running.size(),
+                "t=%.0fs submitted=%d jobs_send_failed=%d running=%d queued=%s completed=%d gpus_allocated=%s/%s gpus_busy=%s"
+                        + " decisions=%d decisions_per_s=%.1f",
+                seconds, parts.workload().map(w -> w.submitted()).orElse(0L),
+                parts.workload().map(w -> w.sendFailed()).orElse(0L), running.size(),
                 pool.map(p -> p.path("queue").path("total").asText()).orElse("?"), parts.events("COMPLETED"),
                 pool.map(p -> p.path("gpus").path("allocated").asText()).orElse("?"),
                 pool.map(p -> p.path("gpus").path("total").asText()).orElse("?"),

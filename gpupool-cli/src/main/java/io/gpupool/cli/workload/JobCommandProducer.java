@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -17,7 +18,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 /** Produces JobCommands to gpupool.jobs, keyed by job id, idempotently (a retried send is not doubled). */
 public final class JobCommandProducer implements AutoCloseable {
 
-    private final KafkaProducer<String, JobCommand> producer;
+    private final Producer<String, JobCommand> producer;
     private final String topic;
 
     /** @param client Kafka client properties (bootstrap servers, security) */
@@ -33,6 +34,12 @@ public final class JobCommandProducer implements AutoCloseable {
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "15000");
         this.producer = new KafkaProducer<>(p, new StringSerializer(),
                 SpecificAvroSerde.forValues(JobCommand.class, serde).serializer());
+        this.topic = topic;
+    }
+
+    /** Over a given producer (a MockProducer in tests: no broker). */
+    JobCommandProducer(final Producer<String, JobCommand> producer, final String topic) {
+        this.producer = producer;
         this.topic = topic;
     }
 

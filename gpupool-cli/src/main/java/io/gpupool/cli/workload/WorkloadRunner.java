@@ -7,7 +7,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Submits jobs at their arrival times, {@code timeScale} times faster than workload time, on its
- * own thread. A failed send is counted and logged, never fatal: the pipeline keeps running.
+ * own thread. A job counts as submitted only once the broker acknowledged it; a failed send is
+ * counted apart and never fatal: the pipeline keeps running. The first failure is logged at WARN,
+ * the rest at DEBUG (a broker that is gone would otherwise log one line per job).
  */
 public final class WorkloadRunner implements AutoCloseable {
 
@@ -18,8 +20,10 @@ public final class WorkloadRunner implements AutoCloseable {
     private final JobCommandProducer producer;
     private final String requestedBy;
     private final Thread thread;
+    /** Sends the broker acknowledged. */
     private final AtomicLong submitted = new AtomicLong();
-    private final AtomicLong failed = new AtomicLong();
+    /** Sends that failed: refused at once, or not acknowledged. */
+    private final AtomicLong sendFailed = new AtomicLong();
     private volatile boolean stopping;
     private volatile boolean finished;
 
@@ -54,29 +58,43 @@ public final class WorkloadRunner implements AutoCloseable {
                 if (stopping) {
                     break;
                 }
-                producer.send(JobCommands.submit(job.jobId(), job.request(), requestedBy), (metadata, error) -> {
-                    if (error != null) {
-                        failed.incrementAndGet();
-                        LOG.warn("could not submit {}: {}", job.jobId(), error.toString());
-                    }
-                });
-                submitted.incrementAndGet();
+                try {
+                    producer.send(JobCommands.submit(job.jobId(), job.request(), requestedBy), (metadata, error) -> {
+                        if (error == null) {
+                            submitted.incrementAndGet();
+                        } else {
+                            sendFailed(job, error);
+                        }
+                    });
+                } catch (RuntimeException refused) { // e.g. serialization: the callback is not called
+                    sendFailed(job, refused);
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
-            failed.incrementAndGet();
             LOG.warn("workload stopped submitting: {}", e.toString());
         } finally {
             finished = true;
         }
     }
 
-    /** Submits the broker did not take (counted, logged, not retried: the next job goes on). */
-    public long failed() {
-        return failed.get();
+    /** Called on the producer's thread for a failed acknowledgement, on ours for a send refused at once. */
+    private void sendFailed(final TimedJob job, final Exception error) {
+        if (sendFailed.incrementAndGet() == 1) {
+            LOG.warn("could not submit {}: {} (further failures are counted in jobs_send_failed)", job.jobId(),
+                    error.toString());
+        } else {
+            LOG.debug("could not submit {}: {}", job.jobId(), error.toString());
+        }
     }
 
+    /** Sends the broker did not take (counted, logged, not retried: the next job goes on). */
+    public long sendFailed() {
+        return sendFailed.get();
+    }
+
+    /** Jobs the broker acknowledged; sends still in flight count in neither figure. */
     public long submitted() {
         return submitted.get();
     }

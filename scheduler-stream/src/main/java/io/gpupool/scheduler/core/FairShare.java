@@ -28,7 +28,7 @@ final class FairShare {
 
     /** Brings the account to {@code nowMs}: decays old usage and adds what it held meanwhile. */
     void advance(final Account a, final long nowMs) {
-        final long dt = nowMs - a.asOfMs;
+        final long dt = StreamTime.minus(nowMs, a.asOfMs);
         if (dt > 0) {
             a.usageGpuMs = a.usageGpuMs * Math.pow(0.5, (double) dt / halfLifeMs) + a.heldMilli / 1000.0 * dt;
             a.asOfMs = nowMs;
@@ -53,7 +53,7 @@ final class FairShare {
         if (a == null) {
             return 0;
         }
-        final long dt = Math.max(0, nowMs - a.asOfMs);
+        final long dt = Math.max(0, StreamTime.minus(nowMs, a.asOfMs));
         final double u = a.usageGpuMs * Math.pow(0.5, (double) dt / halfLifeMs) + a.heldMilli / 1000.0 * dt;
         return u / weight;
     }

@@ -302,7 +302,7 @@ public final class PoolEngine {
         boolean grew = false;
         if (cfg.staleTelemetryTimeoutMs() > 0) {
             for (final NodeState n : st.slots) {
-                if (n != null && st.nowMs - n.lastTelemetryMs > cfg.staleTelemetryTimeoutMs()) {
+                if (n != null && StreamTime.minus(st.nowMs, n.lastTelemetryMs) > cfg.staleTelemetryTimeoutMs()) {
                     for (int g = 0; g < n.gpuCount; g++) {
                         if ((n.healthBits[g] & GpuHealthState.STALE) == 0) {
                             grew |= setHealth(n, g, n.healthBits[g] | GpuHealthState.STALE);
@@ -430,7 +430,7 @@ public final class PoolEngine {
             }
             case COMPLETED, FAILED -> {
                 final boolean ok = e.kind() == EngineInput.JobEventKind.COMPLETED;
-                st.estimator.finished(j.spec, st.nowMs - (j.startedAtMs > 0 ? j.startedAtMs : j.placedAtMs));
+                st.estimator.finished(j.spec, StreamTime.minus(st.nowMs, j.startedAtMs > 0 ? j.startedAtMs : j.placedAtMs));
                 final List<NodeAssignment> freed = j.placement;
                 final String placement = j.placementId;
                 final Reason r = Reason.of(ok ? ReasonCode.COMPLETED : ReasonCode.FAILED,

@@ -137,9 +137,13 @@ final class QueuePass {
         return evicted;
     }
 
-    /** EASY: a later job may start if it ends before the reserved start or stays off the reserved nodes. */
+    /**
+     * EASY: a later job may start if it ends before the reserved start or stays off the reserved nodes.
+     * An end that saturated ("never") is before no start: such a job only backfills off those nodes.
+     */
     private boolean backfillFits(final Job j, final Candidate c, final Reservation r) {
-        if (st.nowMs + st.estimator.estimate(j.spec, cfg.defaultRuntimeMs()) <= r.startAtMs()) {
+        final long end = StreamTime.plus(st.nowMs, st.estimator.estimate(j.spec, cfg.defaultRuntimeMs()));
+        if (StreamTime.endsBy(end, r.startAtMs())) {
             return true;
         }
         for (final int slot : c.slots) {
@@ -219,7 +223,7 @@ final class QueuePass {
 
     long expectedEnd(final Job r) {
         final long start = r.startedAtMs > 0 ? r.startedAtMs : r.placedAtMs;
-        return Math.max(st.nowMs, start + r.estimatedRuntimeMs);
+        return Math.max(st.nowMs, StreamTime.plus(start, r.estimatedRuntimeMs));
     }
 
     private long freeHealthyOfModels(final JobSpec s) {
@@ -283,11 +287,13 @@ final class QueuePass {
             return null;
         }
         final long estimate = st.estimator.estimate(j.spec, cfg.defaultRuntimeMs());
-        if (st.nowMs + estimate <= j.spec.deadlineMs()) {
+        final long end = StreamTime.plus(st.nowMs, estimate);
+        if (StreamTime.endsBy(end, j.spec.deadlineMs())) {
             return null;
         }
         return new Reason(ReasonCode.DEADLINE_UNREACHABLE, "deadline " + j.spec.deadlineMs()
-                + " cannot be met: now " + st.nowMs + " + estimated runtime " + estimate,
+                + " cannot be met: now " + st.nowMs + " + estimated runtime " + estimate + " ends "
+                + (end == StreamTime.NEVER ? "never" : "at " + end),
                 Map.of("deadline_ms", Long.toString(j.spec.deadlineMs()), "estimate_ms", Long.toString(estimate)));
     }
 

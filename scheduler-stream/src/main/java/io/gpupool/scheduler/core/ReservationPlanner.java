@@ -48,22 +48,23 @@ final class ReservationPlanner {
                         continue;
                     }
                     final long t = readyAt(n, s, k);
-                    if (t != Long.MAX_VALUE && t - st.nowMs < (Long.MAX_VALUE >> 21)) {
+                    final long wait = StreamTime.minus(t, st.nowMs); // saturated: too far to pack
+                    if (t != Long.MAX_VALUE && wait < (Long.MAX_VALUE >> 21)) {
                         if (!multi) {
-                            first = Math.min(first, ((t - st.nowMs) << 20) | slot);
+                            first = Math.min(first, (wait << 20) | slot);
                             continue;
                         }
                         if (count == keys.length) {
                             keys = Arrays.copyOf(keys, count * 2);
                         }
                         // relative time keeps the packed key small; ties go to pool order
-                        keys[count++] = ((t - st.nowMs) << 20) | slot;
+                        keys[count++] = (wait << 20) | slot;
                     }
                 }
             }
         }
         if (!multi) {
-            return first == Long.MAX_VALUE ? null : new Reservation(j.id(), st.nowMs + (first >>> 20),
+            return first == Long.MAX_VALUE ? null : new Reservation(j.id(), StreamTime.plus(st.nowMs, first >>> 20),
                     List.of(st.node((int) (first & (MAX_SLOTS - 1))).id()));
         }
         if (count < s.nodes()) {
@@ -92,7 +93,7 @@ final class ReservationPlanner {
                 nodes.add(n.id());
             }
         }
-        return new Reservation(j.id(), st.nowMs + bestTime, nodes);
+        return new Reservation(j.id(), StreamTime.plus(st.nowMs, bestTime), nodes);
     }
 
     private static List<TopologyScope> scopes(final JobSpec s) {

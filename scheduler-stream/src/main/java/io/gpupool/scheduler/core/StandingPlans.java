@@ -40,7 +40,7 @@ final class StandingPlans {
     Plan get(final JobSpec shape, final long nowMs) {
         final Object key = QueuePass.shapeKey(shape);
         final Plan p = byShape.get(key);
-        if (p != null && nowMs >= p.startAtMs() + OVERDUE_GRACE_MS) {
+        if (p != null && nowMs >= StreamTime.plus(p.startAtMs(), OVERDUE_GRACE_MS)) {
             byShape.remove(key);
             return null;
         }

@@ -97,8 +97,11 @@ final class Validator {
         if (j.gpusPerNode() == 0 && j.cpuMilliPerNode() == 0 && j.memoryMibPerNode() == 0) {
             return "the job asks for nothing (no GPU, CPU or memory)";
         }
-        if (j.deadlineMs() < 0 || j.runtimeEstimateMs() < 0) {
-            return "deadline and runtime estimate must not be negative";
+        if (j.runtimeEstimateMs() < 0) {
+            return "runtime estimate must not be negative (0: none given), got " + j.runtimeEstimateMs() + " ms";
+        }
+        if (j.deadlineMs() < 0) {
+            return "deadline must not be negative (0: none), got stream time " + j.deadlineMs();
         }
         if (j.nodes() > 1 && j.topology() == TopologyScope.NODE && j.topologyRequired()) {
             return "a gang of " + j.nodes() + " nodes cannot be required on one node";

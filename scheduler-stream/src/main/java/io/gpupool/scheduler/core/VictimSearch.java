@@ -135,9 +135,8 @@ final class VictimSearch {
     /** Milli-GPU x ms the job has run: what evicting it throws away. */
     static long lost(final Job v, final long nowMs) {
         final long start = v.startedAtMs > 0 ? v.startedAtMs : v.placedAtMs;
-        final long ran = Math.max(0, nowMs - start);
-        final long milli = v.spec.totalGpuMilli();
-        return ran != 0 && milli > Long.MAX_VALUE / ran ? Long.MAX_VALUE : milli * ran;
+        final long ran = Math.max(0, StreamTime.minus(nowMs, start));
+        return StreamTime.times(v.spec.totalGpuMilli(), ran);
     }
 
     static Cost costOf(final Collection<Job> set, final long nowMs) {
@@ -146,16 +145,10 @@ final class VictimSearch {
         long seq = 0;
         for (final Job v : set) {
             level = Math.max(level, level(v));
-            lost = add(lost, lost(v, nowMs));
+            lost = StreamTime.plus(lost, lost(v, nowMs));
             seq += v.submitSeq;
         }
         return new Cost(level, lost, set.size(), seq);
-    }
-
-    /** Saturating sum of non-negative numbers. */
-    private static long add(final long a, final long b) {
-        final long r = a + b;
-        return r < 0 ? Long.MAX_VALUE : r;
     }
 
     // ------------------------------------------------------------------ eligibility
@@ -199,10 +192,14 @@ final class VictimSearch {
                 && overGuarantee(v.spec.tenant()) && !v.spec.tenant().equals(j.spec.tenant());
     }
 
-    /** Consolidation moved the job, or moved others for it, less than the cooldown ago. */
+    /**
+     * Consolidation moved the job, or moved others for it, less than the cooldown ago. "Never moved"
+     * ({@code Long.MIN_VALUE}) is a mark, not a time, so it is tested as such; the time since a move
+     * saturates, so a cooldown of {@code Long.MAX_VALUE} holds a moved job for ever.
+     */
     private boolean coolingDown(final Job v) {
         return cfg.consolidationCooldownMs() > 0 && v.consolidatedAtMs != Long.MIN_VALUE
-                && st.nowMs - v.consolidatedAtMs < cfg.consolidationCooldownMs();
+                && StreamTime.minus(st.nowMs, v.consolidatedAtMs) < cfg.consolidationCooldownMs();
     }
 
     /** Victims one consolidation may still move: the per-move bound and what the pool's window has left. */
@@ -216,7 +213,7 @@ final class VictimSearch {
 
     private int movesInWindow() {
         final ArrayDeque<Long> moves = st.consolidationMoves;
-        while (!moves.isEmpty() && moves.peekFirst() <= st.nowMs - cfg.consolidationWindowMs()) {
+        while (!moves.isEmpty() && moves.peekFirst() <= StreamTime.minus(st.nowMs, cfg.consolidationWindowMs())) {
             moves.pollFirst();
         }
         return moves.size();
@@ -680,7 +677,7 @@ final class VictimSearch {
             touchedList.add(c);
         }
         m.add(v);
-        enumerateMultis(multis, idx, parts, i + 1, m, add(lostM, v.lost), seqM + v.job.submitSeq, lv);
+        enumerateMultis(multis, idx, parts, i + 1, m, StreamTime.plus(lostM, v.lost), seqM + v.job.submitSeq, lv);
         m.remove(m.size() - 1);
         for (int k = 0; k < parts.get(i).size(); k++) {
             final int c = idx.get(i).get(k);
@@ -767,7 +764,7 @@ final class VictimSearch {
         final List<Option> chosen = new ArrayList<>(need);
         for (final Pick p : picks.subList(0, need)) {
             chosen.add(p.o());
-            lost = add(lost, p.o().lost());
+            lost = StreamTime.plus(lost, p.o().lost());
             seq += p.o().seqSum();
             count += p.o().count();
         }
@@ -861,7 +858,7 @@ final class VictimSearch {
                             continue;
                         }
                         step();
-                        final long l = add(lost[jn][u], o[c].lost());
+                        final long l = StreamTime.plus(lost[jn][u], o[c].lost());
                         final long s = seq[jn][u] + o[c].seqSum();
                         if (!reach[jn + 1][u + c] || l < lost[jn + 1][u + c]
                                 || (l == lost[jn + 1][u + c] && s > seq[jn + 1][u + c])) {
@@ -881,7 +878,7 @@ final class VictimSearch {
         Cost bestHere = null;
         for (int u = 0; u <= cap; u++) {
             if (reach[need][u]) {
-                final Cost c = new Cost(lv, add(lostM, lost[need][u]), m.size() + u, seqM + seq[need][u]);
+                final Cost c = new Cost(lv, StreamTime.plus(lostM, lost[need][u]), m.size() + u, seqM + seq[need][u]);
                 if (bestHere == null || c.compareTo(bestHere) < 0) {
                     bestHere = c;
                     bestU = u;
@@ -939,7 +936,7 @@ final class VictimSearch {
             }
         }
         if (best != null) {
-            final long l = add(lostM, lost);
+            final long l = StreamTime.plus(lostM, lost);
             if (l > best.lostMilliGpuMs() || (l == best.lostMilliGpuMs() && countM + c0 + 1 > best.victims())) {
                 return; // no better than the best whole set, even if the other nodes cost nothing
             }
@@ -957,7 +954,7 @@ final class VictimSearch {
         final Part p = parts.get(i);
         f.free(p.a(), 1);
         chosen.add(p.v());
-        final long l2 = add(lost, p.v().lost);
+        final long l2 = StreamTime.plus(lost, p.v().lost);
         final long s2 = seq + p.v().job.submitSeq;
         final boolean fits = f.fits();
         if (fits) {

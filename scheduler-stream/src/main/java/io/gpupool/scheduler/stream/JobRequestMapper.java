@@ -10,8 +10,9 @@ import java.util.regex.Pattern;
 /**
  * JobRequest (the wire record) to the engine's JobSpec, after the checks the engine cannot make
  * because they are about the wire form: a well-formed job id, a known priority class, at least one
- * GPU (gpupool schedules GPU jobs), a milli-GPU share inside 1-999. Capacity checks (unknown model,
- * gang larger than the pool) are the engine's.
+ * GPU (gpupool schedules GPU jobs), a milli-GPU share inside 1-999, no negative runtime estimate, a
+ * deadline after the epoch (the engine's 0 means none). Capacity checks (unknown model, gang larger
+ * than the pool) are the engine's.
  */
 final class JobRequestMapper {
     /** Job ids travel as record keys, file names and label values: keep them plain. */
@@ -42,6 +43,14 @@ final class JobRequestMapper {
         }
         if (r.getNodes() <= 0) {
             return "the job asks for " + r.getNodes() + " nodes; at least 1 is needed";
+        }
+        if (r.getRuntimeEstimateMillis() != null && r.getRuntimeEstimateMillis() < 0) {
+            return "runtimeEstimateMillis must not be negative (null: learn it from finished jobs), got "
+                    + r.getRuntimeEstimateMillis();
+        }
+        // the engine reads deadline 0 as "none", so a deadline at or before the epoch would be dropped silently
+        if (r.getDeadline() != null && r.getDeadline().toEpochMilli() <= 0) {
+            return "deadline " + r.getDeadline() + " is not after 1970-01-01T00:00:00Z (null: no deadline)";
         }
         if (r.getPriorityClass() != null) {
             try {
