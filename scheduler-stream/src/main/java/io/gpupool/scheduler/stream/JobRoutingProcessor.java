@@ -2,7 +2,6 @@ package io.gpupool.scheduler.stream;
 
 import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobEvent;
-import io.gpupool.avro.JobEventType;
 import io.gpupool.avro.JobSubmit;
 import io.gpupool.serde.RecordDecodeException;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -13,11 +12,14 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * Stage 1, job side: job commands and job events, both keyed by job id (so co-partitioned), go to
- * the journal of their pool. A submit names its pool; a cancel or an event is routed by the pool
- * remembered for the job id. What cannot be routed (no pool, unknown job) is dead-lettered with
- * the reason. Whether a request is valid is judged in stage 2 from the journal, so that every
- * rejection is a decision that replays.
+ * Stage 1, job side: job commands and job events, repartitioned by the job id in their payload
+ * ({@link JobKeyer}), so every record of one job reaches this task whatever partition its producer
+ * chose, go to the journal of their pool. A submit names its pool; a cancel or an event is routed by
+ * the pool remembered for the job id, which is kept after the job ends (late events of its parts are
+ * expected; the engine tells them from current ones by their placement id). What cannot be routed (no
+ * pool, unknown job, a cancel naming a malformed id) is dead-lettered with the reason, under the
+ * position the record was first written to. Whether a request is valid is judged in stage 2 from the
+ * journal, so that every rejection is a decision that replays.
  */
 final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Object> {
     static final String JOB_STORE = "sequencer-jobs";
@@ -43,8 +45,9 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
     }
 
     @Override
-    public void process(final Record<byte[], byte[]> record) {
-        final RecordMetadata where = context.recordMetadata().orElse(null);
+    public void process(final Record<byte[], byte[]> copy) {
+        final RecordMetadata where = Origin.of(copy.headers(), context.recordMetadata().orElse(null));
+        final Record<byte[], byte[]> record = copy.withHeaders(Origin.without(copy.headers()));
         final String topic = where == null ? "?" : where.topic();
         try {
             if (record.value() == null) {
@@ -78,6 +81,11 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
                 poolOfJob.put(jobId, pool);
             }
         } else {
+            final String badId = JobRequestMapper.badJobId(jobId);
+            if (badId != null) {
+                deadLetter(record, where, "IllegalArgumentException", "cancel names a malformed job id: " + badId);
+                return;
+            }
             pool = poolOfJob.get(jobId);
             if (pool == null) {
                 deadLetter(record, where, "IllegalArgumentException", "cancel for job " + jobId + " that was never submitted");
@@ -96,12 +104,10 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
                     + e.getJobId() + " that was never submitted");
             return;
         }
+        // the route stays when the job ends: the other parts of a gang, and answers to EVICT commands,
+        // report after the first part's end, and each must reach the engine to be judged by its placement
         context.forward(Journal.entry(pool, record.timestamp(), e, record, where), Journal.SINK);
         metrics.journaled("job-event");
-        if (e.getType() == JobEventType.COMPLETED || e.getType() == JobEventType.FAILED) {
-            // the job is over; later events about it are late duplicates the engine ignores anyway
-            poolOfJob.delete(e.getJobId());
-        }
     }
 
     private void deadLetter(final Record<byte[], byte[]> record, final RecordMetadata where, final String errorClass,

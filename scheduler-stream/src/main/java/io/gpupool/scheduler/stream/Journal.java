@@ -23,12 +23,18 @@ final class Journal {
                 .setTopic(where.topic())
                 .setPartition(where.partition())
                 .setOffset(where.offset())
-                .setTimestamp(java.time.Instant.ofEpochMilli(cause.timestamp()))
+                // the time the record was written with, also when stage 1 clamped it (evidence of a fast clock)
+                .setTimestamp(java.time.Instant.ofEpochMilli(writtenAt(cause)))
                 .setKey(cause.key() == null ? null : new String(cause.key(), StandardCharsets.UTF_8))
                 .build();
         final JournalEntry e = JournalEntry.newBuilder().setPool(pool).setTimestamp(java.time.Instant.ofEpochMilli(timestampMs))
                 .setSource(source).setPayload(payload).build();
         return new Record<>(pool, e, timestampMs);
+    }
+
+    private static long writtenAt(final Record<byte[], byte[]> cause) {
+        final Long original = ClampedTimestamps.original(cause.headers());
+        return original != null ? original : cause.timestamp();
     }
 
     static Record<Object, Object> clockTick(final String pool, final long timestampMs) {

@@ -35,6 +35,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Object> {
     static final String NODE_STORE = "sequencer-nodes";
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(NodeFactsProcessor.class);
+    private static final ThrottledWarnings WARN = new ThrottledWarnings(LOG);
 
     private final TopicNames topics;
     private final TelemetryRules rules;
@@ -128,13 +130,21 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
     private void inventory(final String nodeId, final Record<byte[], byte[]> record, final RecordMetadata where) {
         final NodeFacts before = cache.get(nodeId);
         if (record.value() == null) {
-            if (before != null) {
-                journal(before.pool, record, where, InventoryChange.newBuilder().setNodeId(nodeId).setRemoved(true)
-                        .setInventory(null).build(), "inventory");
-                nodes.delete(nodeId);
-                cache.remove(nodeId);
-                untrackUplink(nodeId, before);
+            if (before == null) {
+                deadLetter(record, where, "IllegalArgumentException", "inventory tombstone for node " + nodeId
+                        + ", which the scheduler does not know: nothing to remove");
+                return;
             }
+            // a tombstone on the compacted inventory topic is how an operator removes a node: a deliberate fact
+            LOG.warn("node {} removed from pool {} by an inventory tombstone ({} {}@{}); its jobs are evicted",
+                    nodeId, before.pool, topicOf(where), where == null ? -1 : where.partition(),
+                    where == null ? -1 : where.offset());
+            metrics.nodeRemoved(before.pool);
+            journal(before.pool, record, where, InventoryChange.newBuilder().setNodeId(nodeId).setRemoved(true)
+                    .setInventory(null).build(), "inventory");
+            nodes.delete(nodeId);
+            cache.remove(nodeId);
+            untrackUplink(nodeId, before);
             return;
         }
         final NodeInventory inv = inventory.deserialize(topicOf(where), record.headers(), record.value());
@@ -171,6 +181,7 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
 
     private void gpu(final String nodeId, final Record<byte[], byte[]> record, final RecordMetadata where) {
         if (record.value() == null) {
+            deadLetter(record, where, "IllegalArgumentException", "a telemetry record without a value (tombstone) means nothing");
             return;
         }
         final GpuSamples samples = gpuSamples.deserialize(topicOf(where), record.headers(), record.value());
@@ -182,7 +193,7 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
         try {
             facts = gpuReducer.reduce(f, samples);
         } catch (final InvalidTelemetryException e) {
-            metrics.telemetryDropped(topicOf(where), "out_of_range");
+            dropped(where, "out_of_range", e.getMessage());
             return;
         }
         for (final Object fact : facts) {
@@ -193,6 +204,7 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
 
     private void link(final String nodeId, final Record<byte[], byte[]> record, final RecordMetadata where) {
         if (record.value() == null) {
+            deadLetter(record, where, "IllegalArgumentException", "a telemetry record without a value (tombstone) means nothing");
             return;
         }
         final LinkSamples samples = linkSamples.deserialize(topicOf(where), record.headers(), record.value());
@@ -204,7 +216,7 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
         try {
             facts = linkReducer.reduce(f, samples, record.timestamp());
         } catch (final InvalidTelemetryException e) {
-            metrics.telemetryDropped(topicOf(where), "out_of_range");
+            dropped(where, "out_of_range", e.getMessage());
             return;
         }
         for (final Object fact : facts) {
@@ -217,14 +229,22 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
     /** The node's state, or null (counted) when the sequencer has no inventory for it. */
     private NodeFacts known(final String key, final String nodeId, final RecordMetadata where) {
         if (!key.equals(nodeId)) {
-            metrics.telemetryDropped(topicOf(where), "key_mismatch");
+            dropped(where, "key_mismatch", "key " + key + " differs from the record's node id " + nodeId);
             return null;
         }
         final NodeFacts f = cache.get(key);
         if (f == null) {
-            metrics.telemetryDropped(topicOf(where), "unknown_node");
+            // usual for a node's first sample, which can be read before its inventory: the next one counts
+            dropped(where, "unknown_node", "no inventory for node " + key + " yet");
         }
         return f;
+    }
+
+    /** A sample that cannot be used: counted, and named in the log (throttled) with its position. */
+    private void dropped(final RecordMetadata where, final String reason, final String detail) {
+        metrics.telemetryDropped(topicOf(where), reason);
+        WARN.warn(reason, "telemetry dropped ({}): {} {}@{}: {}", reason, topicOf(where),
+                where == null ? -1 : where.partition(), where == null ? -1 : where.offset(), detail);
     }
 
     /** Records the telemetry and journals a heartbeat when the node's journal has been quiet too long. */

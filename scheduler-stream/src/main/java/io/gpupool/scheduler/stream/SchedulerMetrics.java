@@ -53,6 +53,15 @@ public final class SchedulerMetrics {
         counter("gpupool.telemetry.dropped", "topic", topic, "reason", reason).increment();
     }
 
+    /** An input record's time was later than the scheduler's clock allows (or invalid) and was clamped. */
+    void clockClamped(final String topic, final String why) {
+        counter("gpupool.clock.clamped", "topic", topic, "why", why).increment();
+    }
+
+    void nodeRemoved(final String pool) {
+        counter("gpupool.nodes.removed", "pool", pool).increment();
+    }
+
     void journaled(final String kind) {
         counter("gpupool.journal.appends", "kind", kind).increment();
     }

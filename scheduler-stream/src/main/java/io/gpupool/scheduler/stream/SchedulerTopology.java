@@ -1,24 +1,37 @@
 package io.gpupool.scheduler.stream;
 
 import io.gpupool.scheduler.core.EngineConfig;
+import java.util.List;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * Both stages as one Topology (three sub-topologies: node facts, job routing, placer). Sources
- * read bytes and the processors decode them, so an undecodable record is dead-lettered with its
- * position and processing goes on. Every store is persistent and changelogged.
+ * Both stages as one Topology (four sub-topologies: node facts, job keying, job routing after a
+ * repartition by job id, placer). Sources read bytes and the processors decode them, so an
+ * undecodable record is dead-lettered with its position and processing goes on. Every store is
+ * persistent and changelogged. Stage 1's sources take each record's time through
+ * {@link ClampedTimestamps}, so no producer's clock can move the pool's.
  */
 public final class SchedulerTopology {
     static final String NODE_SOURCE = "node-sources";
     static final String JOB_SOURCE = "job-sources";
     static final String JOURNAL_SOURCE = "journal-source";
+    static final String JOB_KEYER = "job-keyer";
+    static final String JOB_ROUTING = "job-routing";
+    /** Name of the internal topic that brings every record of one job to one task ({@code <app id>-jobs-by-id-repartition}). */
+    static final String JOBS_BY_ID = "jobs-by-id";
+    /** How far ahead of this scheduler's clock an input record's time may be (see {@link ClampedTimestamps}). */
+    public static final long DEFAULT_MAX_CLOCK_AHEAD_MS = 5_000;
 
     private SchedulerTopology() {
     }
@@ -30,22 +43,37 @@ public final class SchedulerTopology {
     public static Topology build(final TopicNames t, final Codecs codecs, final SchedulerMetrics metrics,
                                  final PoolEngines engines, final Function<String, EngineConfig> configs,
                                  final int snapshotEvery, final long tickIntervalMs, final TelemetryRules rules) {
-        final Topology topo = new Topology();
+        return build(t, codecs, metrics, engines, configs, snapshotEvery, tickIntervalMs, rules, DEFAULT_MAX_CLOCK_AHEAD_MS);
+    }
+
+    public static Topology build(final TopicNames t, final Codecs codecs, final SchedulerMetrics metrics,
+                                 final PoolEngines engines, final Function<String, EngineConfig> configs,
+                                 final int snapshotEvery, final long tickIntervalMs, final TelemetryRules rules,
+                                 final long maxClockAheadMs) {
         final ByteArrayDeserializer bytes = new ByteArrayDeserializer();
+        final ClampedTimestamps clock = new ClampedTimestamps(maxClockAheadMs, metrics);
+
+        // Stage 1b: job commands and events, keyed by the job id in their payload and repartitioned on it
+        // (the DSL, because only it creates and manages the internal topic), then routed to their pool
+        final StreamsBuilder dsl = new StreamsBuilder();
+        dsl.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(JobRoutingProcessor.JOB_STORE),
+                Serdes.String(), Serdes.String()));
+        dsl.stream(List.of(t.jobs(), t.jobEvents()), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
+                        .withTimestampExtractor(clock).withName(JOB_SOURCE))
+                .process(() -> new JobKeyer(t, codecs), Named.as(JOB_KEYER))
+                .repartition(Repartitioned.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(JOBS_BY_ID))
+                .process(() -> new JobRoutingProcessor(t, metrics, codecs), Named.as(JOB_ROUTING),
+                        JobRoutingProcessor.JOB_STORE);
+        final Topology topo = dsl.build();
 
         // Stage 1a: node-keyed inputs
-        topo.addSource(NODE_SOURCE, bytes, bytes, t.inventory(), t.telemetryGpu(), t.telemetryLink());
+        topo.addSource((org.apache.kafka.streams.AutoOffsetReset) null, NODE_SOURCE, clock, bytes, bytes, t.inventory(),
+                t.telemetryGpu(), t.telemetryLink()); // no reset of its own: the application's default
         topo.addProcessor("node-facts", () -> new NodeFactsProcessor(t, rules, tickIntervalMs, metrics, codecs),
                 NODE_SOURCE);
         topo.addStateStore(store(NodeFactsProcessor.NODE_STORE), "node-facts");
 
-        // Stage 1b: job-keyed inputs
-        topo.addSource(JOB_SOURCE, bytes, bytes, t.jobs(), t.jobEvents());
-        topo.addProcessor("job-routing", () -> new JobRoutingProcessor(t, metrics, codecs), JOB_SOURCE);
-        topo.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(JobRoutingProcessor.JOB_STORE),
-                Serdes.String(), Serdes.String()), "job-routing");
-
-        topo.addSink(Journal.SINK, t.journal(), new StringSerializer(), codecs.serializer(), "node-facts", "job-routing");
+        topo.addSink(Journal.SINK, t.journal(), new StringSerializer(), codecs.serializer(), "node-facts", JOB_ROUTING);
 
         // Stage 2: the journal only
         topo.addSource(JOURNAL_SOURCE, bytes, bytes, t.journal());
@@ -61,7 +89,7 @@ public final class SchedulerTopology {
                 new StringSerializer(), new ByteArraySerializer(), "placer");
 
         topo.addSink(DeadLetters.SINK, t.dlq(), new ByteArraySerializer(), new ByteArraySerializer(),
-                "node-facts", "job-routing", "placer");
+                "node-facts", JOB_ROUTING, "placer");
         return topo;
     }
 

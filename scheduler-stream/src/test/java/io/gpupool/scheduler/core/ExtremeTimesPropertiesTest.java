@@ -93,7 +93,7 @@ class ExtremeTimesPropertiesTest {
                 final String job = "j" + Math.max(0, jobs - 1 - r.nextInt(8));
                 final EngineInput.JobEventKind kind = r.nextInt(3) == 0 ? EngineInput.JobEventKind.STARTED
                         : EngineInput.JobEventKind.COMPLETED;
-                in.add(new EngineInput.JobEvent(ts, job, kind, ""));
+                in.add(new EngineInput.JobEvent(ts, job, kind, RandomStreams.CURRENT, "", ""));
             } else if (op < 76) {
                 in.add(new EngineInput.JobCancel(ts, "j" + r.nextInt(Math.max(1, jobs)), "test"));
             } else if (op < 88) {
@@ -123,7 +123,7 @@ class ExtremeTimesPropertiesTest {
         long now = 0;
         for (final EngineInput in : run.inputs()) {
             now = Math.max(now, in.timestampMs());
-            final EngineOutput out = e.apply(in);
+            final EngineOutput out = e.apply(RandomStreams.bind(e, in));
             if (in instanceof EngineInput.JobSubmit submit) {
                 final JobSpec s = submit.job();
                 final boolean nonsense = s.deadlineMs() < 0;
@@ -220,7 +220,7 @@ class ExtremeTimesPropertiesTest {
     private static List<EngineOutput> apply(final PoolEngine e, final List<EngineInput> in, final int from, final int to) {
         final List<EngineOutput> out = new ArrayList<>();
         for (int i = from; i < to; i++) {
-            out.add(e.apply(in.get(i)));
+            out.add(e.apply(RandomStreams.bind(e, in.get(i))));
         }
         return out;
     }

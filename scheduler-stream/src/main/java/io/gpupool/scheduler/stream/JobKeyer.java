@@ -1,0 +1,69 @@
+package io.gpupool.scheduler.stream;
+
+import io.gpupool.avro.JobCommand;
+import io.gpupool.avro.JobEvent;
+import io.gpupool.serde.RecordDecodeException;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+
+/**
+ * Stage 1, job side, first step: keys every job command and job event by the job id in its payload,
+ * for the repartition that brings all records of one job to one task. Which partition a record was
+ * written to is the producer's choice (librdkafka's default partitioner hashes with CRC32, Java's with
+ * murmur2, a null key goes anywhere), so the task that took a job's submit would otherwise never see
+ * its events, and its GPUs would never come back. A record whose job id cannot be read keeps its own
+ * key (or none) and is dead-lettered after the hop with the reason, by {@link JobRoutingProcessor}.
+ */
+final class JobKeyer implements Processor<byte[], byte[], byte[], byte[]> {
+    /** Key of records that have neither a readable job id nor a key of their own. */
+    static final byte[] UNKEYED = "#unkeyed".getBytes(StandardCharsets.UTF_8);
+
+    private final TopicNames topics;
+    private final Deserializer<JobCommand> commands;
+    private final Deserializer<JobEvent> events;
+    private ProcessorContext<byte[], byte[]> context;
+
+    JobKeyer(final TopicNames topics, final Codecs codecs) {
+        this.topics = topics;
+        this.commands = codecs.deserializer(JobCommand.class);
+        this.events = codecs.deserializer(JobEvent.class);
+    }
+
+    @Override
+    public void init(final ProcessorContext<byte[], byte[]> ctx) {
+        this.context = ctx;
+    }
+
+    @Override
+    public void process(final Record<byte[], byte[]> record) {
+        final RecordMetadata where = context.recordMetadata().orElseThrow();
+        final String jobId = jobId(where.topic(), record);
+        final byte[] key = jobId != null ? jobId.getBytes(StandardCharsets.UTF_8)
+                : record.key() != null ? record.key() : UNKEYED;
+        final Origin origin = new Origin(where.topic(), where.partition(), where.offset());
+        context.forward(new Record<>(key, record.value(), record.timestamp(), origin.addTo(record.headers())));
+    }
+
+    private String jobId(final String topic, final Record<byte[], byte[]> record) {
+        if (record.value() == null) {
+            return null;
+        }
+        try {
+            final String id = topic.equals(topics.jobEvents())
+                    ? events.deserialize(topic, record.headers(), record.value()).getJobId()
+                    : commands.deserialize(topic, record.headers(), record.value()).getJobId();
+            return id == null || id.isEmpty() ? null : id;
+        } catch (final RecordDecodeException e) {
+            if (e.retriable()) {
+                throw e; // registry down: fail the task rather than lose the record's routing
+            }
+            return null;
+        } catch (final RuntimeException e) {
+            return null; // undecodable: the routing step dead-letters it with the decoder's reason
+        }
+    }
+}
