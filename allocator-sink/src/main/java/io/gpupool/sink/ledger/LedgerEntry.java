@@ -1,15 +1,20 @@
 package io.gpupool.sink.ledger;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpupool.sink.apply.JobPart;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * One line of the ledger. {@code kind} is {@code applied} (a command took effect; ALLOCATE lines
- * carry the part so it can be resumed), {@code started} (the part runs, with its pid) or
- * {@code ended} (the part is settled and reported).
+ * One record of the ledger. {@code kind} is {@code applied} (a command took effect; ALLOCATE records
+ * carry the part so it can be resumed), {@code started} (the part runs, with its pid), {@code outcome}
+ * (how it ended, before its event is sent), {@code ended} (the part is settled and reported) or
+ * {@code id} (only a command id, kept by compaction).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record LedgerEntry(String kind, String commandId, String type, String jobId, String nodeId, String decisionId,
@@ -20,6 +25,31 @@ public record LedgerEntry(String kind, String commandId, String type, String job
     static final String OUTCOME = "outcome";
     static final String ENDED = "ended";
     static final String ID = "id";
+
+    /** A field a newer sink added must not make an older one refuse its ledger. */
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    /** The record as one line of JSON (Jackson writes no line breaks without pretty printing). */
+    byte[] toJson() {
+        try {
+            return JSON.writeValueAsBytes(this);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot write ledger record " + commandId, e);
+        }
+    }
+
+    static LedgerEntry fromJson(final byte[] bytes, final int offset, final int length) throws IOException {
+        final LedgerEntry e = JSON.readValue(bytes, offset, length, LedgerEntry.class);
+        if (e == null || e.kind() == null || e.commandId() == null) {
+            throw new IOException("a ledger record needs a kind and a commandId");
+        }
+        return e;
+    }
+
+    static LedgerEntry idOnly(final String commandId) {
+        return new LedgerEntry(ID, commandId, null, null, null, null, null, null, null, null, null);
+    }
 
     /** The terminal event of a part (COMPLETED, FAILED, EVICTED), enough to send it again after a crash. */
     @JsonInclude(JsonInclude.Include.NON_NULL)

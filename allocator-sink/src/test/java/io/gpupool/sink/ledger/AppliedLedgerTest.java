@@ -2,10 +2,12 @@ package io.gpupool.sink.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.gpupool.avro.GpuAssignment;
 import io.gpupool.avro.JournalPosition;
 import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.NodeCommandType;
 import io.gpupool.sink.apply.JobPart;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -14,7 +16,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What a reopened ledger remembers. */
+/** What a reopened ledger remembers, and how big its file gets. */
 class AppliedLedgerTest {
 
     @TempDir
@@ -23,6 +25,7 @@ class AppliedLedgerTest {
     static NodeCommand command(final String id, final NodeCommandType type, final String job, final String node) {
         return NodeCommand.newBuilder().setCommandId(id).setDecisionId("d-" + id).setType(type).setNodeId(node)
                 .setJobId(job).setPool("p").setRuntimeEstimateMillis(5_000L).setReason(type == NodeCommandType.EVICT ? "Xid 79" : null)
+                .setGpus(type == NodeCommandType.ALLOCATE ? List.of(new GpuAssignment("GPU-" + node + "-0", 0, 1000)) : List.of())
                 .setCause(new JournalPosition(0, 1L, java.time.Instant.ofEpochMilli(1))).build();
     }
 
@@ -43,7 +46,7 @@ class AppliedLedgerTest {
             ledger.ended(pc, "completed");
             ledger.applied(evictB, Optional.empty(), 400);
         }
-        // A crash in the middle of an append leaves a torn last line.
+        // A crash in the middle of an append leaves a torn last record.
         Files.writeString(dir.resolve(AppliedLedger.FILE_NAME), "{\"kind\":\"appl", StandardOpenOption.APPEND);
 
         try (AppliedLedger ledger = AppliedLedger.open(dir)) {
@@ -60,6 +63,55 @@ class AppliedLedgerTest {
                 assertThat(s.type()).isEqualTo("EVICT");
                 assertThat(s.reason()).isEqualTo("Xid 79");
             });
+        }
+    }
+
+    @Test
+    void aLedgerWrittenBeforeRecordsWereFramedIsReadAndRewrittenFramed() throws Exception {
+        final Path file = dir.resolve(AppliedLedger.FILE_NAME);
+        // Records as the sink wrote them before framing, ending in a torn line.
+        final String part = "\"part\":{\"gpuIndices\":[0],\"gpuUuids\":[\"GPU-n1-0\"],\"rank\":0,\"gangNodes\":[],"
+                + "\"command\":[],\"args\":[],\"env\":{},\"runtimeMillis\":5000}";
+        Files.writeString(file, String.join("\n",
+                "{\"kind\":\"applied\",\"commandId\":\"c1\",\"type\":\"ALLOCATE\",\"jobId\":\"j1\",\"nodeId\":\"n1\","
+                        + "\"decisionId\":\"d-c1\",\"at\":100," + part + "}",
+                "{\"kind\":\"started\",\"commandId\":\"c1\",\"jobId\":\"j1\",\"nodeId\":\"n1\",\"decisionId\":\"d-c1\","
+                        + "\"at\":150,\"pid\":4242}",
+                "{\"kind\":\"applied\",\"commandId\":\"c2\",\"type\":\"ALLOCATE\",\"jobId\":\"j2\",\"nodeId\":\"n1\","
+                        + "\"decisionId\":\"d-c2\",\"at\":200," + part + "}",
+                "{\"kind\":\"applied\",\"commandId\":\"e2\",\"type\":\"EVICT\",\"jobId\":\"j2\",\"nodeId\":\"n1\","
+                        + "\"decisionId\":\"d-e2\",\"at\":250,\"reason\":\"Xid 79\"}",
+                "{\"kind\":\"applied\",\"commandId\":\"c3\",\"type\":\"ALLOCATE\",\"jobId\":\"j3\",\"nodeId\":\"n1\","
+                        + "\"decisionId\":\"d-c3\",\"at\":300," + part + "}",
+                "{\"kind\":\"outcome\",\"commandId\":\"c3\",\"jobId\":\"j3\",\"nodeId\":\"n1\",\"decisionId\":\"d-c3\","
+                        + "\"at\":350,\"event\":{\"type\":\"COMPLETED\",\"commandId\":\"c3\",\"decisionId\":\"d-c3\","
+                        + "\"exitCode\":0}}",
+                "{\"kind\":\"applied\",\"commandId\":\"c4\",\"type\":\"ALLOCATE\",\"jobId\":\"j4\",\"nodeId\":\"n1\","
+                        + "\"decisionId\":\"d-c4\",\"at\":400," + part + "}",
+                "{\"kind\":\"ended\",\"commandId\":\"c4\",\"jobId\":\"j4\",\"nodeId\":\"n1\",\"decisionId\":\"d-c4\","
+                        + "\"at\":450,\"reason\":\"COMPLETED\"}",
+                "{\"kind\":\"applied\",\"commandId\":\"c5\",\"ty"), StandardCharsets.UTF_8);
+
+        try (AppliedLedger ledger = AppliedLedger.open(dir)) {
+            assertThat(List.of("c1", "c2", "e2", "c3", "c4")).allMatch(ledger::isApplied);
+            assertThat(ledger.isApplied("c5")).as("torn").isFalse();
+            final List<ActivePart> unsettled = ledger.unsettled();
+            assertThat(unsettled).extracting(a -> a.part().jobId()).containsExactly("j1", "j2", "j3");
+            assertThat(unsettled.get(0).pid()).isEqualTo(4242);
+            assertThat(unsettled.get(1).pendingStop()).hasValueSatisfying(s -> assertThat(s.commandId()).isEqualTo("e2"));
+            assertThat(unsettled.get(2).outcome()).hasValueSatisfying(o -> assertThat(o.type()).isEqualTo("COMPLETED"));
+            ledger.applied(command("c6", NodeCommandType.ALLOCATE, "j6", "n1"),
+                    Optional.of(JobPart.of(command("c6", NodeCommandType.ALLOCATE, "j6", "n1"))), 600);
+        }
+        assertThat(Files.readAllLines(file)).as("every record framed").isNotEmpty()
+                .allMatch(l -> l.matches("\\d+ [0-9a-f]{8} \\{.*}"));
+        for (int reopen = 0; reopen < 2; reopen++) {
+            try (AppliedLedger ledger = AppliedLedger.open(dir)) {
+                assertThat(List.of("c1", "c2", "e2", "c3", "c4", "c6")).allMatch(ledger::isApplied);
+                assertThat(ledger.isApplied("c5")).isFalse();
+                assertThat(ledger.unsettled()).extracting(a -> a.part().jobId()).containsExactly("j1", "j2", "j3", "j6");
+                assertThat(ledger.unsettled().get(1).pendingStop()).isPresent();
+            }
         }
     }
 
@@ -95,5 +147,57 @@ class AppliedLedgerTest {
             assertThat(Files.size(dir.resolve(AppliedLedger.FILE_NAME))).isEqualTo(compacted);
             assertThat(ledger.unsettled()).hasSize(2);
         }
+    }
+
+    @Test
+    void theFileStaysBoundedWhileTheSinkRunsWithoutRestarting() throws Exception {
+        final Path file = dir.resolve(AppliedLedger.FILE_NAME);
+        final int retainIds = 1_000;
+        final int perPoll = 100;
+        final int commands = 25_000; // 75,000 records appended in all
+        long mostBeforeSync = 0;
+        long mostAfterSync = 0;
+        try (AppliedLedger ledger = AppliedLedger.open(dir, retainIds)) {
+            for (int i = 0; i < commands; i++) {
+                final NodeCommand c = command("c" + i, NodeCommandType.ALLOCATE, "j" + i, "n1");
+                final JobPart p = JobPart.of(c);
+                ledger.applied(c, Optional.of(p), i);
+                ledger.started(p, 1000 + i, i);
+                if (i % 5_000 != 7) { // every 5,000th part runs on, far longer than its id is retained
+                    ledger.ended(p, "completed");
+                }
+                if (i % perPoll == perPoll - 1) {
+                    mostBeforeSync = Math.max(mostBeforeSync, records(file));
+                    ledger.sync();
+                    mostAfterSync = Math.max(mostAfterSync, records(file));
+                    assertThat(ledger.records()).isEqualTo(records(file));
+                }
+            }
+            assertThat(mostAfterSync).as("records after a poll's sync").isLessThan(AppliedLedger.COMPACT_MIN_RECORDS);
+            assertThat(mostBeforeSync).as("records at most, a poll's appends included")
+                    .isLessThan(AppliedLedger.COMPACT_MIN_RECORDS + 3L * perPoll);
+            assertThat(ledger.isApplied("c" + (commands - 1))).isTrue();
+            assertThat(ledger.isApplied("c" + (commands - retainIds))).isTrue();
+            assertThat(ledger.isApplied("c100")).as("settled long ago, beyond the retained ids").isFalse();
+            assertThat(ledger.isApplied("c7")).as("its part is unsettled").isTrue();
+            assertThat(ledger.unsettled()).extracting(a -> a.part().jobId())
+                    .containsExactly("j7", "j5007", "j10007", "j15007", "j20007");
+        }
+        try (AppliedLedger ledger = AppliedLedger.open(dir, retainIds)) {
+            assertThat(ledger.unsettled()).extracting(ActivePart::pid).containsExactly(1007L, 6007L, 11007L, 16007L, 21007L);
+            assertThat(ledger.isApplied("c" + (commands - 1))).isTrue();
+            assertThat(ledger.isApplied("c7")).isTrue();
+            assertThat(ledger.isApplied("c100")).isFalse();
+        }
+    }
+
+    private static long records(final Path file) throws java.io.IOException {
+        long n = 0;
+        for (final byte b : Files.readAllBytes(file)) {
+            if (b == '\n') {
+                n++;
+            }
+        }
+        return n;
     }
 }
