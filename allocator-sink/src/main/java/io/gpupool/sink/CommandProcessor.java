@@ -1,5 +1,6 @@
 package io.gpupool.sink;
 
+import io.gpupool.avro.JobEventType;
 import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.NodeCommandType;
 import io.gpupool.sink.apply.Applier;
@@ -15,6 +16,7 @@ import io.gpupool.sink.ledger.AppliedLedger;
 import io.gpupool.sink.metrics.SinkMetrics;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * Applies one decoded node command, once: skips ids the ledger knows, records the command in the
  * ledger before touching the node (so a crash can never make it run twice), reports APPLIED, then
  * starts the part (ALLOCATE, with retries; FAILED when they run out) or stops it (EVICT, RELEASE).
- * Stops run on their own threads: a grace period must not hold up the other nodes' commands.
+ * Stops run on their own threads: a grace period must not hold up the other nodes' commands. A stop
+ * ends only the part of the placement it names: a late stop of a job's earlier placement leaves the
+ * part running now alone.
  */
 final class CommandProcessor {
 
@@ -104,7 +108,7 @@ final class CommandProcessor {
         final JobPart part = JobPart.of(c);
         // Ledger first: after a crash from here on, a restart reports this part lost, never starts it twice.
         ledger.applied(c, Optional.of(part), System.currentTimeMillis());
-        publisher.publish(JobEvents.applied(c, Instant.now()));
+        publisher.publish(JobEvents.applied(c, part.placementId(), Instant.now()));
         tracker.register(part);
         try {
             retry.run(() -> {
@@ -126,31 +130,43 @@ final class CommandProcessor {
     }
 
     private void stop(final NodeCommand c, final long t0, final long recordTimestamp) {
-        ledger.applied(c, Optional.empty(), System.currentTimeMillis());
-        publisher.publish(JobEvents.applied(c, Instant.now()));
-        metrics.applied(c.getType().name(), Duration.ofNanos(System.nanoTime() - t0),
-                System.currentTimeMillis() - recordTimestamp);
+        final String type = c.getType().name();
         final Optional<JobPart> part = tracker.current(new PartKey(c.getJobId(), c.getNodeId()));
+        final String named = c.getPlacementId();
+        ledger.applied(c, Optional.empty(), System.currentTimeMillis());
+        publisher.publish(JobEvents.applied(c, named != null ? named : part.map(JobPart::placementId).orElse(null),
+                Instant.now()));
+        metrics.applied(type, Duration.ofNanos(System.nanoTime() - t0), System.currentTimeMillis() - recordTimestamp);
+        if (part.isPresent() && named != null && !named.equals(part.get().placementId())) {
+            // E.g. the EVICT of a placement that already ended, arriving after the job was placed here again.
+            metrics.staleStop(type);
+            LOG.debug("{} {} names placement {}, but {} runs placement {}: left running", type, c.getCommandId(), named,
+                    part.get().key(), part.get().placementId());
+            return;
+        }
         if (part.isEmpty() || !tracker.claim(part.get())) {
             return; // not running here (any more): e.g. the RELEASE after this node's part completed
         }
-        final PendingStop stop = new PendingStop(c.getCommandId(), c.getType().name(), c.getDecisionId(),
-                c.getReason() == null ? c.getType().name().toLowerCase(java.util.Locale.ROOT) : c.getReason());
+        final PendingStop stop = new PendingStop(c.getCommandId(), type, c.getDecisionId(), named,
+                c.getReason() == null ? type.toLowerCase(Locale.ROOT) : c.getReason());
         stoppers.execute(() -> finishStop(part.get(), stop));
     }
 
+    /**
+     * Stops the part and reports how it ended once it is gone: EVICTED for an EVICT, RELEASED for a
+     * RELEASE (a gang's other ranks after one ended), so the event tells when the part really stopped.
+     * Settled like every terminal event: outcome in the ledger first, settled once Kafka has it.
+     */
     private void finishStop(final JobPart part, final PendingStop stop) {
         try {
             final Optional<Outcome> outcome = retry.run(() -> applier.stop(part, stop.reason()),
                     attempt -> metrics.retried(stop.type()));
-            if (NodeCommandType.EVICT.name().equals(stop.type())) {
-                final Integer code = outcome.flatMap(o -> o.exitCode().isPresent()
-                        ? Optional.of(o.exitCode().getAsInt()) : Optional.empty()).orElse(null);
-                tracker.settle(part, JobEvents.evicted(part, stop.commandId(), stop.decisionId(), Instant.now(), code,
-                        outcome.map(Outcome::describe).orElse(stop.reason())));
-            } else {
-                ledger.ended(part, stop.type() + ": " + stop.reason()); // RELEASE: no event to deliver
-            }
+            final JobEventType type = NodeCommandType.EVICT.name().equals(stop.type())
+                    ? JobEventType.EVICTED : JobEventType.RELEASED;
+            final Integer code = outcome.flatMap(o -> o.exitCode().isPresent()
+                    ? Optional.of(o.exitCode().getAsInt()) : Optional.empty()).orElse(null);
+            tracker.settle(part, JobEvents.stopped(part, type, stop.commandId(), stop.decisionId(), Instant.now(), code,
+                    outcome.map(Outcome::describe).orElse(stop.reason())));
             tracker.stopped(part);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();

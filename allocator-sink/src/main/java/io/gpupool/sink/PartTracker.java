@@ -20,7 +20,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * The parts this sink runs now, and what happens when one starts or ends: a ledger line, a job
  * event, the listeners. A part is settled exactly once, by whoever {@link #claim claims} it first:
- * its natural end (COMPLETED / FAILED) or a stop command (EVICTED / released).
+ * its natural end (COMPLETED / FAILED) or a stop command (EVICTED / RELEASED).
  */
 final class PartTracker implements PartObserver {
 

@@ -58,6 +58,8 @@ class SinkRunnerBrokerTest {
                 assertThat(completed.getDecisionId()).isEqualTo("place-short");
                 assertThat(completed.getNodeId()).isEqualTo("n1");
                 assertThat(completed.getGpuUuids()).containsExactly("GPU-n1-0", "GPU-n1-1");
+                assertThat(ev).as("every event names its placement")
+                        .allSatisfy(e -> assertThat(e.getPlacementId()).isEqualTo("place-" + e.getJobId()));
                 final JobEvent evicted = ev.stream().filter(e -> has(List.of(e), "long", "EVICTED")).findFirst().orElseThrow();
                 assertThat(evicted.getReason()).contains("preempted by job vip");
                 assertThat(evicted.getDecisionId()).isEqualTo("evict-long");

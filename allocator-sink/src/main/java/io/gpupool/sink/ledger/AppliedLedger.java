@@ -128,7 +128,8 @@ public final class AppliedLedger implements AutoCloseable {
             case LedgerEntry.APPLIED -> {
                 if (NodeCommandType.ALLOCATE.name().equals(e.type())) {
                     if (e.part() != null) {
-                        final JobPart part = e.part().toPart(e.jobId(), e.nodeId(), e.decisionId(), e.commandId());
+                        final JobPart part = e.part().toPart(e.jobId(), e.nodeId(), e.decisionId(), e.placementId(),
+                                e.commandId());
                         active.put(e.commandId(), new ActivePart(part, -1L, e.at(), Optional.empty(), Optional.empty()));
                         activeRecords.put(e.commandId(), new ArrayList<>(List.of(e)));
                         newest.put(part.key(), e.commandId());
@@ -154,16 +155,17 @@ public final class AppliedLedger implements AutoCloseable {
 
     /**
      * A stop takes the newest part of its job on its node when the sink would have stopped it: the
-     * part was neither stopped nor ended before.
+     * part was neither stopped nor ended before, and the stop names its placement or none.
      */
     private void stopApplied(final LedgerEntry e) {
         final String id = newest.get(new PartKey(e.jobId(), e.nodeId()));
         final ActivePart a = id == null ? null : active.get(id);
-        if (a == null || a.pendingStop().isPresent() || a.outcome().isPresent()) {
+        if (a == null || a.pendingStop().isPresent() || a.outcome().isPresent()
+                || (e.placementId() != null && !e.placementId().equals(a.part().placementId()))) {
             return;
         }
         active.put(id, new ActivePart(a.part(), a.pid(), a.startedAtMillis(), Optional.of(new PendingStop(e.commandId(),
-                e.type(), e.decisionId(), e.reason())), a.outcome()));
+                e.type(), e.decisionId(), e.placementId(), e.reason())), a.outcome()));
         activeRecords.get(id).add(e);
     }
 
@@ -180,10 +182,15 @@ public final class AppliedLedger implements AutoCloseable {
         return applied.contains(commandId);
     }
 
-    /** Records that a command takes effect; survives a crash of this process once this returns. */
+    /**
+     * Records that a command takes effect; survives a crash of this process once this returns. An
+     * ALLOCATE's record carries its part; a stop's the placement it names (null when it names none).
+     */
     public synchronized void applied(final NodeCommand c, final Optional<JobPart> allocated, final long atMillis) {
+        final String placement = allocated.map(JobPart::placementId).orElse(c.getPlacementId());
         append(new LedgerEntry(LedgerEntry.APPLIED, c.getCommandId(), c.getType().name(), c.getJobId(), c.getNodeId(),
-                c.getDecisionId(), atMillis, null, c.getReason(), allocated.map(LedgerEntry.Part::of).orElse(null), null));
+                c.getDecisionId(), placement, atMillis, null, c.getReason(),
+                allocated.map(LedgerEntry.Part::of).orElse(null), null));
     }
 
     /** Records that a part runs (pid -1 when it has no process). */
@@ -203,8 +210,8 @@ public final class AppliedLedger implements AutoCloseable {
 
     private static LedgerEntry partRecord(final String kind, final JobPart part, final long at, final Long pid,
                                           final String reason, final LedgerEntry.Event event) {
-        return new LedgerEntry(kind, part.commandId(), null, part.jobId(), part.nodeId(), part.decisionId(), at, pid,
-                reason, null, event);
+        return new LedgerEntry(kind, part.commandId(), null, part.jobId(), part.nodeId(), part.decisionId(),
+                part.placementId(), at, pid, reason, null, event);
     }
 
     /** Parts not settled yet: at open, what the previous sink process left to resume. */

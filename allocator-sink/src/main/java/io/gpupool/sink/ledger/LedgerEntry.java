@@ -15,10 +15,14 @@ import java.util.Optional;
  * carry the part so it can be resumed), {@code started} (the part runs, with its pid), {@code outcome}
  * (how it ended, before its event is sent), {@code ended} (the part is settled and reported) or
  * {@code id} (only a command id, kept by compaction).
+ *
+ * <p>{@code placementId} is the part's placement on part records and the named placement on a stop's
+ * {@code applied} record. Records written before placements existed have none; a part's placement is
+ * then its ALLOCATE's decision id (the same value), and a stop without one stops whatever part it finds.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record LedgerEntry(String kind, String commandId, String type, String jobId, String nodeId, String decisionId,
-                          Long at, Long pid, String reason, Part part, Event event) {
+                          String placementId, Long at, Long pid, String reason, Part part, Event event) {
 
     static final String APPLIED = "applied";
     static final String STARTED = "started";
@@ -48,12 +52,16 @@ public record LedgerEntry(String kind, String commandId, String type, String job
     }
 
     static LedgerEntry idOnly(final String commandId) {
-        return new LedgerEntry(ID, commandId, null, null, null, null, null, null, null, null, null);
+        return new LedgerEntry(ID, commandId, null, null, null, null, null, null, null, null, null, null);
     }
 
-    /** The terminal event of a part (COMPLETED, FAILED, EVICTED), enough to send it again after a crash. */
+    /**
+     * The terminal event of a part (COMPLETED, FAILED, EVICTED, RELEASED), enough to send it again
+     * after a crash; {@code placementId} is null in outcomes written before events carried it.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Event(String type, String commandId, String decisionId, Integer exitCode, String reason) {
+    public record Event(String type, String commandId, String decisionId, String placementId, Integer exitCode,
+                        String reason) {
     }
 
     /** A {@link JobPart} in plain JSON types. */
@@ -67,10 +75,12 @@ public record LedgerEntry(String kind, String commandId, String type, String job
                     p.args(), p.env(), p.workingDir().orElse(null), p.runtimeMillis().orElse(null));
         }
 
-        JobPart toPart(final String jobId, final String nodeId, final String decisionId, final String commandId) {
-            return new JobPart(jobId, nodeId, decisionId, commandId, jobName, tenant, orEmpty(gpuIndices),
-                    orEmpty(gpuUuids), rank, orEmpty(gangNodes), orEmpty(command), orEmpty(args),
-                    env == null ? Map.of() : env, Optional.ofNullable(workingDir), Optional.ofNullable(runtimeMillis));
+        JobPart toPart(final String jobId, final String nodeId, final String decisionId, final String placementId,
+                       final String commandId) {
+            return new JobPart(jobId, nodeId, decisionId, placementId == null ? decisionId : placementId, commandId,
+                    jobName, tenant, orEmpty(gpuIndices), orEmpty(gpuUuids), rank, orEmpty(gangNodes), orEmpty(command),
+                    orEmpty(args), env == null ? Map.of() : env, Optional.ofNullable(workingDir),
+                    Optional.ofNullable(runtimeMillis));
         }
 
         private static <T> List<T> orEmpty(final List<T> list) {

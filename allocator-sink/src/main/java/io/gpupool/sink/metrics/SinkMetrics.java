@@ -9,8 +9,8 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
- * The sink's metrics, scraped at /metrics as gpupool_sink_*: commands applied, failed, duplicate
- * and dead-lettered, apply latency, command lag (issue to apply), job events and running parts.
+ * The sink's metrics, scraped at /metrics as gpupool_sink_*: commands applied, failed, duplicate,
+ * stale and dead-lettered, apply latency, command lag (issue to apply), job events and running parts.
  */
 public final class SinkMetrics {
 
@@ -55,6 +55,12 @@ public final class SinkMetrics {
 
     public void duplicate(final String type) {
         counter("gpupool.sink.commands.duplicate", "Commands skipped because they were applied before", type).increment();
+    }
+
+    /** A stop naming a placement other than the part running for its job on its node: it stopped nothing. */
+    public void staleStop(final String type) {
+        counter("gpupool.sink.commands.stale.stops", "Stops that named another placement than the running part's",
+                type).increment();
     }
 
     public void deadLettered() {

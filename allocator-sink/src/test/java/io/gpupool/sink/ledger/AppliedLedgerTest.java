@@ -7,10 +7,12 @@ import io.gpupool.avro.JournalPosition;
 import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.NodeCommandType;
 import io.gpupool.sink.apply.JobPart;
+import io.gpupool.sink.events.JobEvents;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -29,12 +31,17 @@ class AppliedLedgerTest {
                 .setCause(new JournalPosition(0, 1L, java.time.Instant.ofEpochMilli(1))).build();
     }
 
+    static NodeCommand command(final String id, final NodeCommandType type, final String job, final String node,
+                               final String placement) {
+        return NodeCommand.newBuilder(command(id, type, job, node)).setPlacementId(placement).build();
+    }
+
     @Test
     void reopenedLedgerKnowsAppliedIdsAndUnsettledParts() throws Exception {
-        final NodeCommand a = command("c1", NodeCommandType.ALLOCATE, "j1", "n1");
-        final NodeCommand b = command("c2", NodeCommandType.ALLOCATE, "j2", "n1");
-        final NodeCommand c = command("c3", NodeCommandType.ALLOCATE, "j3", "n1");
-        final NodeCommand evictB = command("c4", NodeCommandType.EVICT, "j2", "n1");
+        final NodeCommand a = command("c1", NodeCommandType.ALLOCATE, "j1", "n1", "place-1");
+        final NodeCommand b = command("c2", NodeCommandType.ALLOCATE, "j2", "n1", "place-2");
+        final NodeCommand c = command("c3", NodeCommandType.ALLOCATE, "j3", "n1", "place-3");
+        final NodeCommand evictB = command("c4", NodeCommandType.EVICT, "j2", "n1", "place-2");
         final JobPart pa = JobPart.of(a);
         final JobPart pb = JobPart.of(b);
         final JobPart pc = JobPart.of(c);
@@ -58,18 +65,72 @@ class AppliedLedgerTest {
             assertThat(unsettled.get(0).pid()).isEqualTo(4242);
             assertThat(unsettled.get(0).startedAtMillis()).isEqualTo(150);
             assertThat(unsettled.get(0).part().runtimeMillis()).hasValue(5_000L);
+            assertThat(unsettled.get(0).part().placementId()).isEqualTo("place-1");
             assertThat(unsettled.get(0).pendingStop()).isEmpty();
             assertThat(unsettled.get(1).pendingStop()).hasValueSatisfying(s -> {
                 assertThat(s.type()).isEqualTo("EVICT");
                 assertThat(s.reason()).isEqualTo("Xid 79");
+                assertThat(s.placementId()).isEqualTo("place-2");
             });
+        }
+    }
+
+    @Test
+    void anOutcomeKeepsItsPlacementForTheEventSentAgain() throws Exception {
+        final NodeCommand a = command("c1", NodeCommandType.ALLOCATE, "j1", "n1", "place-1");
+        final JobPart part = JobPart.of(a);
+        try (AppliedLedger ledger = AppliedLedger.open(dir)) {
+            ledger.applied(a, Optional.of(part), 100);
+            ledger.outcome(part, JobEvents.toOutcome(JobEvents.stopped(part, io.gpupool.avro.JobEventType.RELEASED,
+                    "r1", "d-r1", Instant.now(), 143, "released")));
+        }
+        try (AppliedLedger ledger = AppliedLedger.open(dir)) {
+            final ActivePart a1 = ledger.unsettled().get(0);
+            assertThat(a1.outcome()).hasValueSatisfying(o -> assertThat(o.placementId()).isEqualTo("place-1"));
+            final io.gpupool.avro.JobEvent again = JobEvents.ofOutcome(a1.part(), a1.outcome().get(), Instant.now());
+            assertThat(again.getEventId()).isEqualTo("r1/RELEASED");
+            assertThat(again.getPlacementId()).isEqualTo("place-1");
+        }
+    }
+
+    @Test
+    void aJobPlacedAgainWhileItsOldPartStopsHasBothPartsUnsettled() throws Exception {
+        final NodeCommand oldAlloc = command("c-old", NodeCommandType.ALLOCATE, "j", "n1", "place-old");
+        final NodeCommand newAlloc = command("c-new", NodeCommandType.ALLOCATE, "j", "n1", "place-new");
+        final JobPart oldPart = JobPart.of(oldAlloc);
+        final JobPart newPart = JobPart.of(newAlloc);
+        try (AppliedLedger ledger = AppliedLedger.open(dir)) {
+            ledger.applied(oldAlloc, Optional.of(oldPart), 1);
+            ledger.started(oldPart, 111, 2);
+            ledger.applied(command("e-old", NodeCommandType.EVICT, "j", "n1", "place-old"), Optional.empty(), 3);
+            ledger.applied(newAlloc, Optional.of(newPart), 4); // the old part is still in its grace period
+            ledger.started(newPart, 222, 5);
+            // The old placement's late RELEASE names it: it is stopping already, and it is not the new part's.
+            ledger.applied(command("r-old", NodeCommandType.RELEASE, "j", "n1", "place-old"), Optional.empty(), 6);
+        }
+        try (AppliedLedger ledger = AppliedLedger.open(dir)) {
+            // A restarted sink must still finish the old part's stop, not only resume the new part.
+            assertThat(ledger.unsettled()).hasSize(2);
+            final ActivePart old = ledger.unsettled().get(0);
+            final ActivePart now = ledger.unsettled().get(1);
+            assertThat(old.part().placementId()).isEqualTo("place-old");
+            assertThat(old.pid()).isEqualTo(111);
+            assertThat(old.pendingStop()).hasValueSatisfying(s -> assertThat(s.commandId()).isEqualTo("e-old"));
+            assertThat(now.part().placementId()).isEqualTo("place-new");
+            assertThat(now.pid()).isEqualTo(222);
+            assertThat(now.pendingStop()).isEmpty();
+            ledger.ended(oldPart, "EVICTED");
+            // A stop that names no placement takes the part running now.
+            ledger.applied(command("e-any", NodeCommandType.EVICT, "j", "n1"), Optional.empty(), 7);
+            assertThat(ledger.unsettled()).singleElement().satisfies(a -> assertThat(a.pendingStop())
+                    .hasValueSatisfying(s -> assertThat(s.commandId()).isEqualTo("e-any")));
         }
     }
 
     @Test
     void aLedgerWrittenBeforeRecordsWereFramedIsReadAndRewrittenFramed() throws Exception {
         final Path file = dir.resolve(AppliedLedger.FILE_NAME);
-        // Records as the sink wrote them before framing, ending in a torn line.
+        // Records as the sink wrote them before placements and framing, ending in a torn line.
         final String part = "\"part\":{\"gpuIndices\":[0],\"gpuUuids\":[\"GPU-n1-0\"],\"rank\":0,\"gangNodes\":[],"
                 + "\"command\":[],\"args\":[],\"env\":{},\"runtimeMillis\":5000}";
         Files.writeString(file, String.join("\n",
@@ -97,11 +158,14 @@ class AppliedLedgerTest {
             assertThat(ledger.isApplied("c5")).as("torn").isFalse();
             final List<ActivePart> unsettled = ledger.unsettled();
             assertThat(unsettled).extracting(a -> a.part().jobId()).containsExactly("j1", "j2", "j3");
+            // Records without a placement: a part's placement is its ALLOCATE's decision.
+            assertThat(unsettled).extracting(a -> a.part().placementId()).containsExactly("d-c1", "d-c2", "d-c3");
             assertThat(unsettled.get(0).pid()).isEqualTo(4242);
-            assertThat(unsettled.get(1).pendingStop()).hasValueSatisfying(s -> assertThat(s.commandId()).isEqualTo("e2"));
-            assertThat(unsettled.get(2).outcome()).hasValueSatisfying(o -> assertThat(o.type()).isEqualTo("COMPLETED"));
-            ledger.applied(command("c6", NodeCommandType.ALLOCATE, "j6", "n1"),
-                    Optional.of(JobPart.of(command("c6", NodeCommandType.ALLOCATE, "j6", "n1"))), 600);
+            assertThat(unsettled.get(1).pendingStop()).hasValueSatisfying(s -> assertThat(s.placementId()).isNull());
+            assertThat(JobEvents.ofOutcome(unsettled.get(2).part(), unsettled.get(2).outcome().orElseThrow(),
+                    Instant.now()).getPlacementId()).isEqualTo("d-c3");
+            ledger.applied(command("c6", NodeCommandType.ALLOCATE, "j6", "n1", "place-6"),
+                    Optional.of(JobPart.of(command("c6", NodeCommandType.ALLOCATE, "j6", "n1", "place-6"))), 600);
         }
         assertThat(Files.readAllLines(file)).as("every record framed").isNotEmpty()
                 .allMatch(l -> l.matches("\\d+ [0-9a-f]{8} \\{.*}"));
