@@ -24,7 +24,7 @@ class PlacementIdentityTest {
 
     @Test
     void everyEventOfAPartCarriesItsPlacement() throws Exception {
-        final ScriptedApplier applier = new ScriptedApplier(0);
+        final ScriptedApplier applier = new ScriptedApplier(0, Duration.ofSeconds(1));
         try (ProcessorRig rig = ProcessorRig.of(dir, applier)) {
             // The placement id wins over the decision id when both are set (today they are equal).
             rig.handle(allocate("a1", "done", "n1", "dec-1", "place-1", 0));
@@ -48,7 +48,7 @@ class PlacementIdentityTest {
 
     @Test
     void aStopNamingAnotherPlacementLeavesTheRunningPartAlone() throws Exception {
-        final ScriptedApplier applier = new ScriptedApplier(0);
+        final ScriptedApplier applier = new ScriptedApplier(0, Duration.ofSeconds(1));
         try (ProcessorRig rig = ProcessorRig.of(dir, applier)) {
             rig.handle(allocate("a-new", "job", "n1", "place-new", "place-new", 0));
             // The EVICT of the job's earlier placement, late: it must not end the placement running now.
@@ -78,12 +78,12 @@ class PlacementIdentityTest {
 
     @Test
     void aRestartedSinkDoesNotTurnAStaleStopIntoAPendingOne() throws Exception {
-        final ScriptedApplier applier = new ScriptedApplier(0);
+        final ScriptedApplier applier = new ScriptedApplier(0, Duration.ofSeconds(1));
         try (ProcessorRig rig = ProcessorRig.of(dir, applier)) {
             rig.handle(allocate("a-new", "job", "n1", "place-new", "place-new", 0));
             rig.handle(stop(NodeCommandType.EVICT, "e-old", "job", "n1", "place-old"));
         }
-        final ScriptedApplier restarted = new ScriptedApplier(0);
+        final ScriptedApplier restarted = new ScriptedApplier(0, Duration.ofSeconds(1));
         try (ProcessorRig rig = ProcessorRig.of(dir, restarted)) {
             assertThat(rig.ledger.unsettled()).singleElement().satisfies(a -> {
                 assertThat(a.part().placementId()).isEqualTo("place-new");

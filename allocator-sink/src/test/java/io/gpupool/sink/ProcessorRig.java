@@ -34,19 +34,20 @@ final class ProcessorRig implements AutoCloseable {
     final PartTracker tracker;
     final CommandProcessor processor;
 
-    ProcessorRig(final Path stateDir, final ScriptedApplier applier, final RetryPolicy retry, final boolean autoAck)
-            throws Exception {
+    ProcessorRig(final Path stateDir, final ScriptedApplier applier, final RetryPolicy retry, final int stopThreads,
+                 final boolean autoAck) throws Exception {
         this.ledger = AppliedLedger.open(stateDir);
         this.producer = new MockProducer<>(autoAck, null, new StringSerializer(), (topic, event) -> new byte[0]);
         this.metrics = new SinkMetrics(applier.name());
         final JobEventPublisher publisher = new JobEventPublisher(producer, "job-events", events::add);
         this.tracker = new PartTracker(ledger, publisher);
         this.processor = new CommandProcessor(applier, ledger, tracker, publisher, metrics, retry,
-                Duration.ofSeconds(10));
+                Duration.ofSeconds(10), stopThreads);
     }
 
     static ProcessorRig of(final Path stateDir, final ScriptedApplier applier) throws Exception {
-        return new ProcessorRig(stateDir, applier, new RetryPolicy(2, Duration.ofMillis(10), Duration.ofMillis(20)), true);
+        return new ProcessorRig(stateDir, applier, new RetryPolicy(2, Duration.ofMillis(10), Duration.ofMillis(20)),
+                SinkConfig.DEFAULT_STOP_THREADS, true);
     }
 
     void handle(final NodeCommand c) throws InterruptedException {

@@ -26,7 +26,7 @@ class ReleasedEventTest {
 
     @Test
     void aReleasedRankIsReportedOnceItHasStopped() throws Exception {
-        final ScriptedApplier applier = new ScriptedApplier(300);
+        final ScriptedApplier applier = new ScriptedApplier(300, Duration.ofSeconds(1));
         try (ProcessorRig rig = ProcessorRig.of(dir, applier)) {
             rig.handle(allocate("a0", "gang", "n1", "place-g", "place-g", 0));
             rig.handle(allocate("a1", "gang", "n2", "place-g", "place-g", 0));
@@ -53,8 +53,9 @@ class ReleasedEventTest {
 
     @Test
     void aReleasedEventNotAcknowledgedIsSentAgainAfterARestart() throws Exception {
-        final ScriptedApplier applier = new ScriptedApplier(0);
-        try (ProcessorRig rig = new ProcessorRig(dir, applier, new RetryPolicy(1, Duration.ZERO, Duration.ZERO), false)) {
+        final ScriptedApplier applier = new ScriptedApplier(0, Duration.ofSeconds(1));
+        try (ProcessorRig rig = new ProcessorRig(dir, applier, new RetryPolicy(1, Duration.ZERO, Duration.ZERO), 2,
+                false)) {
             rig.handle(allocate("a1", "gang", "n2", "place-g", "place-g", 3));
             rig.handle(stop(NodeCommandType.RELEASE, "r1", "gang", "n2", "place-g"));
             rig.await("r1/RELEASED", WAIT);
@@ -66,7 +67,7 @@ class ReleasedEventTest {
                     }));
         } // the sink dies here, without the acknowledgement
 
-        final ScriptedApplier restarted = new ScriptedApplier(0);
+        final ScriptedApplier restarted = new ScriptedApplier(0, Duration.ofSeconds(1));
         try (ProcessorRig rig = ProcessorRig.of(dir, restarted)) {
             rig.processor.recover();
             final JobEvent again = rig.await("r1/RELEASED", WAIT);
@@ -88,7 +89,7 @@ class ReleasedEventTest {
             ledger.applied(alloc, java.util.Optional.of(io.gpupool.sink.apply.JobPart.of(alloc)), 1);
             ledger.applied(stop(NodeCommandType.RELEASE, "r1", "gang", "n2", "place-g"), java.util.Optional.empty(), 2);
         }
-        final ScriptedApplier restarted = new ScriptedApplier(0);
+        final ScriptedApplier restarted = new ScriptedApplier(0, Duration.ofSeconds(1));
         try (ProcessorRig rig = ProcessorRig.of(dir, restarted)) {
             rig.processor.recover();
             final JobEvent released = rig.await("r1/RELEASED", WAIT);

@@ -4,12 +4,14 @@ import io.gpupool.sink.apply.Applier;
 import io.gpupool.sink.apply.JobPart;
 import io.gpupool.sink.apply.Outcome;
 import io.gpupool.sink.apply.PartObserver;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An applier for processor tests: a part runs until the test ends it or a stop takes it; a stop
@@ -19,11 +21,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
 final class ScriptedApplier implements Applier {
 
     private final long stopMillis;
+    private final Duration longestStop;
     private final Map<String, PartObserver> running = new ConcurrentHashMap<>();
     final List<String> log = new CopyOnWriteArrayList<>();
+    private final AtomicInteger stopping = new AtomicInteger();
+    final AtomicInteger mostStopsAtOnce = new AtomicInteger();
 
-    ScriptedApplier(final long stopMillis) {
+    ScriptedApplier(final long stopMillis, final Duration longestStop) {
         this.stopMillis = stopMillis;
+        this.longestStop = longestStop;
     }
 
     @Override
@@ -44,7 +50,12 @@ final class ScriptedApplier implements Applier {
             return Optional.empty();
         }
         log.add("stop " + part.key());
-        Thread.sleep(stopMillis);
+        mostStopsAtOnce.accumulateAndGet(stopping.incrementAndGet(), Math::max);
+        try {
+            Thread.sleep(stopMillis);
+        } finally {
+            stopping.decrementAndGet();
+        }
         log.add("stopped " + part.key());
         return Optional.of(Outcome.stopped(OptionalInt.of(143), reason + " (SIGTERM)"));
     }
@@ -63,6 +74,11 @@ final class ScriptedApplier implements Applier {
 
     int runningCount() {
         return running.size();
+    }
+
+    @Override
+    public Duration longestStop() {
+        return longestStop;
     }
 
     @Override

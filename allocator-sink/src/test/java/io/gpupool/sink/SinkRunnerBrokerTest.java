@@ -164,7 +164,7 @@ class SinkRunnerBrokerTest {
             final SinkConfig good = kit.config(state);
             final SinkConfig unreachable = new SinkConfig(good.bootstrapServers(), good.clientProperties(),
                     "http://127.0.0.1:1", good.topics(), good.groupId(), good.node(), good.ownPartitionOnly(),
-                    good.stateDir(), good.retry(), good.pollTimeout(), good.stopWait());
+                    good.stateDir(), good.retry(), good.pollTimeout(), good.stopWait(), good.stopThreads());
             try (SinkRunner sink = SinkRunner.create(unreachable, new SimulatedApplier(10, Duration.ofMinutes(10))).start()) {
                 assertThat(kit.eventsAfterQuiet(Duration.ofSeconds(4))).isEmpty();
                 assertThat(sink.isRunning()).isTrue();
