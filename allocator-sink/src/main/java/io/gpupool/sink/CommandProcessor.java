@@ -15,18 +15,24 @@ import io.gpupool.sink.ledger.AppliedLedger;
 import io.gpupool.sink.metrics.SinkMetrics;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Applies one decoded node command, once: skips ids the ledger knows, records the command in the
  * ledger before touching the node (so a crash can never make it run twice), reports APPLIED, then
- * starts the part (ALLOCATE, with retries; FAILED when they run out) or stops it (EVICT, RELEASE).
- * Stops run on their own threads: a grace period must not hold up the other nodes' commands.
+ * starts the part (ALLOCATE, see {@link PartStarts}) or stops it (EVICT, RELEASE, see
+ * {@link PartStops}). A stop ends only the part of the placement it names: a late stop of a job's
+ * earlier placement leaves the part running now alone.
+ *
+ * <p>Stops, and the starts that wait for a stop on their GPUs, run on a pool of
+ * {@link SinkConfig#stopThreads} threads; more queue for a free thread.
  */
 final class CommandProcessor {
 
@@ -46,24 +52,37 @@ final class CommandProcessor {
     private final PartTracker tracker;
     private final JobEventPublisher publisher;
     private final SinkMetrics metrics;
-    private final RetryPolicy retry;
     private final Duration stopWait;
-    private final ExecutorService stoppers = Executors.newCachedThreadPool(r -> {
-        final Thread t = new Thread(r, "sink-stop");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ThreadPoolExecutor workers;
+    private final PartStarts starts;
+    private final PartStops stops;
 
     CommandProcessor(final Applier applier, final AppliedLedger ledger, final PartTracker tracker,
                      final JobEventPublisher publisher, final SinkMetrics metrics, final RetryPolicy retry,
-                     final Duration stopWait) {
+                     final Duration stopWait, final int stopThreads) {
         this.applier = applier;
         this.ledger = ledger;
         this.tracker = tracker;
         this.publisher = publisher;
         this.metrics = metrics;
-        this.retry = retry;
         this.stopWait = stopWait;
+        this.workers = workers(stopThreads);
+        final GpuHandover handover = new GpuHandover(retry.worstCase(applier.longestStop()));
+        this.starts = new PartStarts(applier, tracker, handover, metrics, retry, workers);
+        this.stops = new PartStops(applier, tracker, handover, starts, metrics, retry, workers);
+    }
+
+    /** A fixed number of threads, created when needed and ended when idle; more tasks queue. */
+    private static ThreadPoolExecutor workers(final int threads) {
+        final AtomicInteger n = new AtomicInteger();
+        final ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), r -> {
+                    final Thread t = new Thread(r, "sink-stop-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 
     /** Resumes the parts a previous sink process left running, and finishes its interrupted stops. */
@@ -74,9 +93,7 @@ final class CommandProcessor {
                 tracker.settle(a.part(), JobEvents.ofOutcome(a.part(), a.outcome().get(), Instant.now()));
             } else if (a.pendingStop().isPresent()) {
                 applier.recover(a.part(), a.pid(), a.startedAtMillis(), IGNORE);
-                final JobPart part = a.part();
-                final PendingStop stop = a.pendingStop().get();
-                stoppers.execute(() -> finishStop(part, stop));
+                stops.stop(a.part(), a.pendingStop().get());
             } else {
                 tracker.register(a.part());
                 applier.recover(a.part(), a.pid(), a.startedAtMillis(), tracker);
@@ -104,69 +121,39 @@ final class CommandProcessor {
         final JobPart part = JobPart.of(c);
         // Ledger first: after a crash from here on, a restart reports this part lost, never starts it twice.
         ledger.applied(c, Optional.of(part), System.currentTimeMillis());
-        publisher.publish(JobEvents.applied(c, Instant.now()));
+        publisher.publish(JobEvents.applied(c, part.placementId(), Instant.now()));
         tracker.register(part);
-        try {
-            retry.run(() -> {
-                applier.allocate(part, tracker);
-                return null;
-            }, attempt -> {
-                metrics.retried(c.getType().name());
-                LOG.warn("attempt {} to start {} failed; retrying", attempt, part.key());
-            });
-            metrics.applied(c.getType().name(), Duration.ofNanos(System.nanoTime() - t0),
-                    System.currentTimeMillis() - recordTimestamp);
-        } catch (final InterruptedException e) {
-            throw e;
-        } catch (final Exception e) {
-            metrics.failed(c.getType().name());
-            LOG.warn("could not start {}: {}", part.key(), e.toString());
-            tracker.ended(part, Outcome.lost("could not start on " + part.nodeId() + ": " + e));
-        }
+        starts.start(part, t0, recordTimestamp);
     }
 
     private void stop(final NodeCommand c, final long t0, final long recordTimestamp) {
-        ledger.applied(c, Optional.empty(), System.currentTimeMillis());
-        publisher.publish(JobEvents.applied(c, Instant.now()));
-        metrics.applied(c.getType().name(), Duration.ofNanos(System.nanoTime() - t0),
-                System.currentTimeMillis() - recordTimestamp);
+        final String type = c.getType().name();
         final Optional<JobPart> part = tracker.current(new PartKey(c.getJobId(), c.getNodeId()));
+        final String named = c.getPlacementId();
+        ledger.applied(c, Optional.empty(), System.currentTimeMillis());
+        publisher.publish(JobEvents.applied(c, named != null ? named : part.map(JobPart::placementId).orElse(null),
+                Instant.now()));
+        metrics.applied(type, Duration.ofNanos(System.nanoTime() - t0), System.currentTimeMillis() - recordTimestamp);
+        if (part.isPresent() && named != null && !named.equals(part.get().placementId())) {
+            // E.g. the EVICT of a placement that already ended, arriving after the job was placed here again.
+            metrics.staleStop(type);
+            LOG.debug("{} {} names placement {}, but {} runs placement {}: left running", type, c.getCommandId(), named,
+                    part.get().key(), part.get().placementId());
+            return;
+        }
         if (part.isEmpty() || !tracker.claim(part.get())) {
             return; // not running here (any more): e.g. the RELEASE after this node's part completed
         }
-        final PendingStop stop = new PendingStop(c.getCommandId(), c.getType().name(), c.getDecisionId(),
-                c.getReason() == null ? c.getType().name().toLowerCase(java.util.Locale.ROOT) : c.getReason());
-        stoppers.execute(() -> finishStop(part.get(), stop));
-    }
-
-    private void finishStop(final JobPart part, final PendingStop stop) {
-        try {
-            final Optional<Outcome> outcome = retry.run(() -> applier.stop(part, stop.reason()),
-                    attempt -> metrics.retried(stop.type()));
-            if (NodeCommandType.EVICT.name().equals(stop.type())) {
-                final Integer code = outcome.flatMap(o -> o.exitCode().isPresent()
-                        ? Optional.of(o.exitCode().getAsInt()) : Optional.empty()).orElse(null);
-                tracker.settle(part, JobEvents.evicted(part, stop.commandId(), stop.decisionId(), Instant.now(), code,
-                        outcome.map(Outcome::describe).orElse(stop.reason())));
-            } else {
-                ledger.ended(part, stop.type() + ": " + stop.reason()); // RELEASE: no event to deliver
-            }
-            tracker.stopped(part);
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (final Exception e) {
-            // Left unsettled in the ledger: the next sink process tries the stop again.
-            metrics.failed(stop.type());
-            LOG.error("could not stop {} ({}): {}", part.key(), stop.type(), e.toString());
-        }
+        stops.stop(part.get(), new PendingStop(c.getCommandId(), type, c.getDecisionId(), named,
+                c.getReason() == null ? type.toLowerCase(Locale.ROOT) : c.getReason()));
     }
 
     /** Waits for stops in progress (grace periods), up to the configured wait. */
     void close() throws InterruptedException {
-        stoppers.shutdown();
-        if (!stoppers.awaitTermination(stopWait.toMillis(), TimeUnit.MILLISECONDS)) {
+        workers.shutdown();
+        if (!workers.awaitTermination(stopWait.toMillis(), TimeUnit.MILLISECONDS)) {
             LOG.warn("stops still in progress after {}; leaving them", stopWait);
-            stoppers.shutdownNow();
+            workers.shutdownNow();
         }
     }
 }

@@ -20,7 +20,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * The parts this sink runs now, and what happens when one starts or ends: a ledger line, a job
  * event, the listeners. A part is settled exactly once, by whoever {@link #claim claims} it first:
- * its natural end (COMPLETED / FAILED) or a stop command (EVICTED / released).
+ * its natural end (COMPLETED / FAILED) or a stop command (EVICTED / RELEASED).
  */
 final class PartTracker implements PartObserver {
 
@@ -54,6 +54,11 @@ final class PartTracker implements PartObserver {
         return Optional.ofNullable(current.get(key)).map(live::get);
     }
 
+    /** Whether the part is registered and nobody claimed it yet. */
+    boolean isLive(final JobPart part) {
+        return live.containsKey(part.commandId());
+    }
+
     /** Takes the part out of the running set; true only for the first caller, who then settles it. */
     boolean claim(final JobPart part) {
         if (live.remove(part.commandId()) == null) {
@@ -82,13 +87,15 @@ final class PartTracker implements PartObserver {
 
     @Override
     public void started(final JobPart part, final long pid) {
-        if (!live.containsKey(part.commandId())) {
-            return;
-        }
         // For a process, its own start time: a restarted sink checks the pid still names the same process.
         final long at = pid < 0 ? System.currentTimeMillis() : ProcessHandle.of(pid)
                 .flatMap(h -> h.info().startInstant()).map(Instant::toEpochMilli).orElse(System.currentTimeMillis());
+        // Also for a part a stop claimed while it was starting (it waited for its GPUs): that stop runs
+        // next, and a sink that restarts before it is over must find the process to stop.
         ledger.started(part, pid, at);
+        if (!live.containsKey(part.commandId())) {
+            return; // the stop reports the part's end
+        }
         publisher.publish(JobEvents.ofPart(part, JobEventType.STARTED, Instant.now(), null, null));
         listeners.forEach(l -> l.partStarted(part));
     }

@@ -21,6 +21,20 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, Duration max
         return new RetryPolicy(4, Duration.ofMillis(200), Duration.ofSeconds(5));
     }
 
+    /**
+     * The longest {@link #run} can take when one attempt takes at most {@code perAttempt}: every
+     * attempt, and the backoffs between them.
+     */
+    public Duration worstCase(final Duration perAttempt) {
+        Duration total = perAttempt.multipliedBy(maxAttempts);
+        long backoff = initialBackoff.toMillis();
+        for (int attempt = 1; attempt < maxAttempts; attempt++) {
+            total = total.plusMillis(backoff);
+            backoff = Math.min(backoff * 2, maxBackoff.toMillis());
+        }
+        return total;
+    }
+
     /** Runs {@code step} until it succeeds or attempts run out; {@code onRetry} gets the failed attempt number. */
     public <T> T run(final Callable<T> step, final IntConsumer onRetry) throws Exception {
         long backoff = initialBackoff.toMillis();

@@ -97,7 +97,7 @@ public final class SinkRunner implements AutoCloseable {
         final JobEventPublisher publisher = new JobEventPublisher(eventProducer, config.eventsTopic(), this::onEvent);
         this.tracker = new PartTracker(ledger, publisher);
         this.processor = new CommandProcessor(applier, ledger, tracker, publisher, metrics, config.retry(),
-                config.stopWait());
+                config.stopWait(), config.stopThreads());
         this.dlq = new DeadLetterQueue(dlqProducer, config.dlqTopic(), "allocator-sink/" + config.groupId());
         this.metrics.bindRunning(tracker::running);
         this.thread = new Thread(this::run, "sink-" + config.node().orElse("all"));

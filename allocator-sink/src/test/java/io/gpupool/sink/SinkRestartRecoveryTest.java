@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A sink stopped and started again on the same ledger picks up what was running: a simulated job
  * finishes its remaining time, a real process is adopted and can still be evicted. Also: RELEASE
- * of a gang member still running stops it without reporting an eviction.
+ * of a gang member still running stops it and reports RELEASED, not an eviction.
  */
 @ExtendWith(LocalStackExtension.class)
 class SinkRestartRecoveryTest {
@@ -104,7 +104,7 @@ class SinkRestartRecoveryTest {
                 ledger.applied(c, java.util.Optional.of(part), 1);
                 ledger.started(part, 999_999_999L, 2);
                 ledger.outcome(part, new io.gpupool.sink.ledger.LedgerEntry.Event("FAILED", c.getCommandId(),
-                        c.getDecisionId(), 1, "exit code 1"));
+                        c.getDecisionId(), part.placementId(), 1, "exit code 1"));
             }
             final ExecApplier exec = new ExecApplier(CommandTemplate.jobCommand(), Duration.ofSeconds(1), dir);
             try (SinkRunner sink = SinkRunner.create(config, exec).start()) {
@@ -113,6 +113,7 @@ class SinkRestartRecoveryTest {
                 assertThat(failed.getExitCode()).isEqualTo(1);
                 assertThat(failed.getReason()).isEqualTo("exit code 1");
                 assertThat(failed.getEventId()).isEqualTo(c.getCommandId() + "/FAILED");
+                assertThat(failed.getPlacementId()).isEqualTo("place-ended");
                 assertThat(sink.running()).isEmpty();
             }
             try (io.gpupool.sink.ledger.AppliedLedger ledger = io.gpupool.sink.ledger.AppliedLedger.open(config.stateDir())) {
@@ -122,7 +123,7 @@ class SinkRestartRecoveryTest {
     }
 
     @Test
-    void releaseStopsARunningGangMemberWithoutAnEviction(final TestStack stack) throws Exception {
+    void releaseStopsARunningGangMemberAndReportsItReleased(final TestStack stack) throws Exception {
         try (SinkTestKit kit = new SinkTestKit(stack, 1)) {
             try (SinkRunner sink = SinkRunner.create(kit.config(dir.resolve("state")),
                     new SimulatedApplier(10, Duration.ofMinutes(10))).start()) {
@@ -132,10 +133,21 @@ class SinkRestartRecoveryTest {
                 // The scheduler answers the COMPLETED with RELEASE on every node of the gang.
                 kit.send(stop(NodeCommandType.RELEASE, "gang", "n1", "completed"));
                 kit.send(stop(NodeCommandType.RELEASE, "gang", "n2", "completed"));
-                final List<JobEvent> ev = kit.eventsUntil(e -> count(e, "gang", "APPLIED") == 4, WAIT);
-                assertThat(kit.eventsAfterQuiet(Duration.ofSeconds(1))).hasSameSizeAs(ev);
+                kit.eventsUntil(e -> count(e, "gang", "APPLIED") == 4 && has(e, "gang", "RELEASED"), WAIT);
+                final List<JobEvent> ev = kit.eventsAfterQuiet(Duration.ofSeconds(1));
                 assertThat(count(ev, "gang", "EVICTED")).isZero();
                 assertThat(count(ev, "gang", "COMPLETED")).isEqualTo(1);
+                // Only the rank that still ran is released; the one that completed had nothing to stop.
+                final List<JobEvent> released = ev.stream().filter(e -> e.getType().name().equals("RELEASED")).toList();
+                assertThat(released).singleElement().satisfies(r -> {
+                    assertThat(r.getNodeId()).isEqualTo("n2");
+                    assertThat(r.getPlacementId()).isEqualTo("place-gang");
+                    assertThat(r.getEventId()).isEqualTo("release-gang-n2/RELEASED");
+                    assertThat(r.getReason()).contains("completed");
+                });
+                assertThat(ev.indexOf(released.get(0))).as("after the RELEASE was applied")
+                        .isGreaterThan(ev.indexOf(ev.stream().filter(e -> e.getEventId().equals("release-gang-n2/APPLIED"))
+                                .findFirst().orElseThrow()));
                 assertThat(sink.running()).isEmpty();
                 assertThat(sink.busyGpuUuids()).isEmpty();
             }

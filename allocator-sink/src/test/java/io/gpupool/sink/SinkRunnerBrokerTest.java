@@ -58,6 +58,8 @@ class SinkRunnerBrokerTest {
                 assertThat(completed.getDecisionId()).isEqualTo("place-short");
                 assertThat(completed.getNodeId()).isEqualTo("n1");
                 assertThat(completed.getGpuUuids()).containsExactly("GPU-n1-0", "GPU-n1-1");
+                assertThat(ev).as("every event names its placement")
+                        .allSatisfy(e -> assertThat(e.getPlacementId()).isEqualTo("place-" + e.getJobId()));
                 final JobEvent evicted = ev.stream().filter(e -> has(List.of(e), "long", "EVICTED")).findFirst().orElseThrow();
                 assertThat(evicted.getReason()).contains("preempted by job vip");
                 assertThat(evicted.getDecisionId()).isEqualTo("evict-long");
@@ -162,7 +164,7 @@ class SinkRunnerBrokerTest {
             final SinkConfig good = kit.config(state);
             final SinkConfig unreachable = new SinkConfig(good.bootstrapServers(), good.clientProperties(),
                     "http://127.0.0.1:1", good.topics(), good.groupId(), good.node(), good.ownPartitionOnly(),
-                    good.stateDir(), good.retry(), good.pollTimeout(), good.stopWait());
+                    good.stateDir(), good.retry(), good.pollTimeout(), good.stopWait(), good.stopThreads());
             try (SinkRunner sink = SinkRunner.create(unreachable, new SimulatedApplier(10, Duration.ofMinutes(10))).start()) {
                 assertThat(kit.eventsAfterQuiet(Duration.ofSeconds(4))).isEmpty();
                 assertThat(sink.isRunning()).isTrue();

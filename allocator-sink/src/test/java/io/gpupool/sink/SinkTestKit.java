@@ -75,15 +75,18 @@ final class SinkTestKit implements AutoCloseable {
             g.add(new GpuAssignment("GPU-" + node + "-" + i, i, 1000));
         }
         return NodeCommand.newBuilder().setCommandId("alloc-" + job + "-" + node).setDecisionId("place-" + job)
+                .setPlacementId("place-" + job)
                 .setType(NodeCommandType.ALLOCATE).setNodeId(node).setJobId(job).setPool("pool-a").setGpus(g)
                 .setGangNodes(List.of(node)).setRuntimeEstimateMillis(runtimeMillis)
                 .setExec(command.isEmpty() ? null : ExecSpec.newBuilder().setCommand(command).build())
                 .setCause(new JournalPosition(0, 7L, Instant.now())).build();
     }
 
+    /** A stop of the job's placement made by {@link #allocate} (placement "place-JOB"). */
     static NodeCommand stop(final NodeCommandType type, final String job, final String node, final String reason) {
         return NodeCommand.newBuilder().setCommandId(type.name().toLowerCase() + "-" + job + "-" + node)
-                .setDecisionId(type.name().toLowerCase() + "-" + job).setType(type).setNodeId(node).setJobId(job)
+                .setDecisionId(type.name().toLowerCase() + "-" + job).setPlacementId("place-" + job)
+                .setType(type).setNodeId(node).setJobId(job)
                 .setPool("pool-a").setReason(reason).setCause(new JournalPosition(0, 8L, Instant.now())).build();
     }
 

@@ -1,5 +1,6 @@
 package io.gpupool.sink.apply;
 
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -24,6 +25,16 @@ public interface Applier extends AutoCloseable {
      * part any more (the sink ignores a late call).
      */
     Optional<Outcome> stop(JobPart part, String reason) throws Exception;
+
+    /**
+     * The longest one {@link #stop} takes when the part does not go quietly (grace period, kill and
+     * the wait for the exit). A part placed on the GPUs of a part being stopped waits for that stop
+     * as long as this allows, retries included, then starts anyway. An applier that does not say is
+     * given a minute, more than a process's usual grace period and kill.
+     */
+    default Duration longestStop() {
+        return Duration.ofMinutes(1);
+    }
 
     /**
      * Takes over a part that was running when a previous sink process died (from the ledger).

@@ -35,6 +35,8 @@ public final class ExecApplier implements Applier {
     private static final long ADOPTED_POLL_MILLIS = 500;
     /** A recorded pid is the same process only if it started within this of the recorded start. */
     private static final long START_TOLERANCE_MILLIS = 2_000;
+    /** How long a stop waits for a stopped child's exit code. */
+    private static final Duration EXIT_CODE_WAIT = Duration.ofSeconds(1);
 
     private final CommandTemplate template;
     private final Duration grace;
@@ -127,9 +129,14 @@ public final class ExecApplier implements Applier {
         return Optional.of(Outcome.stopped(exitCode(handle.process()), reason + " (" + how + ")"));
     }
 
+    @Override
+    public Duration longestStop() {
+        return grace.plus(ProcessTree.KILL_WAIT).plus(EXIT_CODE_WAIT);
+    }
+
     /** The exit code of a process we started (143 after SIGTERM, 137 after SIGKILL); unknown for an adopted one. */
     private static OptionalInt exitCode(final Optional<Process> process) throws InterruptedException {
-        if (process.isPresent() && process.get().waitFor(1, TimeUnit.SECONDS)) {
+        if (process.isPresent() && process.get().waitFor(EXIT_CODE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
             return OptionalInt.of(process.get().exitValue());
         }
         return OptionalInt.empty();

@@ -4,6 +4,7 @@ import io.gpupool.sink.apply.AllocationFile.Allocation;
 import io.gpupool.sink.apply.AllocationFile.Content;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -65,6 +66,12 @@ public final class FileApplier implements Applier {
             file.write(new Content(part.nodeId(), System.currentTimeMillis(), next));
             return Optional.of(Outcome.stopped(java.util.OptionalInt.empty(), reason));
         }
+    }
+
+    /** A stop rewrites one small file. */
+    @Override
+    public Duration longestStop() {
+        return Duration.ofSeconds(5);
     }
 
     @Override

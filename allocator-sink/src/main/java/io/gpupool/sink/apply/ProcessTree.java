@@ -24,7 +24,8 @@ public final class ProcessTree {
         KILLED
     }
 
-    private static final Duration KILL_WAIT = Duration.ofSeconds(10);
+    /** How long {@link #stop} waits for the tree to die after SIGKILL. */
+    public static final Duration KILL_WAIT = Duration.ofSeconds(10);
     private static final long POLL_MILLIS = 20;
 
     private ProcessTree() {

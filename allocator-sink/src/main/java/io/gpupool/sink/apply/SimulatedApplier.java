@@ -90,6 +90,12 @@ public final class SimulatedApplier implements Applier {
         return Optional.of(Outcome.stopped(java.util.OptionalInt.empty(), reason));
     }
 
+    /** A stop only cancels a timer. */
+    @Override
+    public Duration longestStop() {
+        return Duration.ofSeconds(1);
+    }
+
     @Override
     public void recover(final JobPart part, final long pid, final long startedAtMillis, final PartObserver observer) {
         final long elapsed = Math.max(0L, System.currentTimeMillis() - startedAtMillis);

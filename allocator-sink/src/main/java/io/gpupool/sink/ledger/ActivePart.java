@@ -15,7 +15,7 @@ import java.util.Optional;
 public record ActivePart(JobPart part, long pid, long startedAtMillis, Optional<PendingStop> pendingStop,
                          Optional<LedgerEntry.Event> outcome) {
 
-    /** A stop command applied to the part. */
-    public record PendingStop(String commandId, String type, String decisionId, String reason) {
+    /** A stop command applied to the part; {@code placementId} is the placement it named (null: none). */
+    public record PendingStop(String commandId, String type, String decisionId, String placementId, String reason) {
     }
 }

@@ -1,8 +1,7 @@
 package io.gpupool.sink.ledger;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpupool.avro.NodeCommand;
+import io.gpupool.avro.NodeCommandType;
 import io.gpupool.sink.apply.JobPart;
 import io.gpupool.sink.apply.PartKey;
 import io.gpupool.sink.ledger.ActivePart.PendingStop;
@@ -10,50 +9,73 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sink's durable memory: an append-only JSON-lines file of the commands it applied and of the
- * parts it started and settled. A command's line is written before the command touches the node,
- * so a sink process that crashes (even SIGKILL: the line is in the OS page cache) skips it when it
- * is redelivered. {@link #sync} forces the file to disk before offsets are committed, so committed
- * progress survives a machine crash too; a machine crash can lose only uncommitted lines, whose
- * commands are redelivered and applied again, which is right, since their processes died with the
- * machine. One ledger per sink process (per node agent).
+ * The sink's durable memory: an append-only file of the commands it applied and of the parts it
+ * started and settled, one {@link RecordFrame framed} record per line. A command's record is written
+ * before the command touches the node, so a sink process that crashes (even SIGKILL: the record is
+ * in the OS page cache) skips it when it is redelivered. {@link #sync} forces the file to disk before
+ * offsets are committed, so committed progress survives a machine crash too; a machine crash can
+ * lose only uncommitted records, whose commands are redelivered and applied again, which is right,
+ * since their processes died with the machine. One ledger per sink process (per node agent).
  *
- * <p>Opening compacts the file when it has grown to more than twice what it must keep: the ids of
- * the last {@code retainIds} commands (one short line each) and the full lines of unsettled parts.
- * Ids older than that are forgotten; they matter only if the group's offsets are reset to before them.
+ * <p>Torn appends: a power loss in the middle of an append can leave the last record cut short, or
+ * followed by whatever the disk held. Opening cuts such a tail off (a WARN names the byte offset and
+ * the record lost; its step counts as not written) before anything is appended, so a new record never
+ * lands on a fragment. Damage followed by whole records is no torn append, and opening fails with the
+ * file and the byte offset. Ledgers written before records were framed (plain JSON lines) are read
+ * and rewritten framed when opened.
+ *
+ * <p>Size: the file must keep the ids of the newest {@code retainIds} commands (one short record each)
+ * and every record of the parts not yet settled; a settled part's records are dropped. Whenever it
+ * holds at least {@value #COMPACT_MIN_RECORDS} records and more than twice what it must keep, it is
+ * rewritten to what it must keep: when it is opened, and at {@link #sync} (once per poll). So it holds
+ * at most max({@value #COMPACT_MIN_RECORDS}, 2 x (retained ids + records of unsettled parts)) records
+ * plus one poll's appends: at the default {@value #DEFAULT_RETAIN_IDS} ids and few unsettled parts,
+ * about 2 million records of some 60 bytes. Ids older than that are forgotten, also in memory; they
+ * matter only if the group's offsets are reset to before them.
  */
 public final class AppliedLedger implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(AppliedLedger.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
     public static final String FILE_NAME = "applied-commands.jsonl";
     /** Ids kept by default: far more than a poll batch or a retention period of commands to one sink. */
     public static final int DEFAULT_RETAIN_IDS = 1_000_000;
-    private static final int COMPACT_MIN_LINES = 10_000;
+    /** Below this many records a rewrite is not worth it. */
+    static final int COMPACT_MIN_RECORDS = 10_000;
 
     private final Path file;
-    private final FileChannel channel;
+    private final int retainIds;
+    private FileChannel channel;
+    private long records;
     private final Set<String> applied = new LinkedHashSet<>(); // in order: compaction keeps the newest
-    private final Map<PartKey, ActivePart> active = new LinkedHashMap<>();
+    /** Unsettled parts by their ALLOCATE's id: a job evicted and placed again on a node has two while the old one stops. */
+    private final Map<String, ActivePart> active = new LinkedHashMap<>();
+    /** Each unsettled part's records, which compaction keeps. */
+    private final Map<String, List<LedgerEntry>> activeRecords = new LinkedHashMap<>();
+    /** The newest part of each job on each node, as the sink's tracker has it: the one a stop may stop. */
+    private final Map<PartKey, String> newest = new HashMap<>();
 
-    private AppliedLedger(final Path file, final FileChannel channel) {
+    private AppliedLedger(final Path file, final int retainIds) {
         this.file = file;
-        this.channel = channel;
+        this.retainIds = retainIds;
     }
 
     /** Opens (or creates) the ledger in {@code stateDir} and replays it. */
@@ -65,125 +87,93 @@ public final class AppliedLedger implements AutoCloseable {
     public static AppliedLedger open(final Path stateDir, final int retainIds) throws IOException {
         Files.createDirectories(stateDir);
         final Path file = stateDir.resolve(FILE_NAME);
-        List<LedgerEntry> entries = read(file);
-        final List<LedgerEntry> compacted = compact(entries, retainIds);
-        if (entries.size() >= COMPACT_MIN_LINES && entries.size() > 2 * compacted.size()) {
-            rewrite(file, compacted);
-            LOG.info("ledger {}: compacted {} lines to {}", file, entries.size(), compacted.size());
-            entries = compacted;
+        final LedgerScan.Result scan = LedgerScan.scan(file);
+        final AppliedLedger ledger = new AppliedLedger(file, retainIds);
+        scan.records().forEach(r -> ledger.replay(r.entry()));
+        ledger.records = scan.records().size();
+        if (scan.tail().isPresent()) {
+            final LedgerScan.Torn torn = scan.tail().get();
+            LOG.warn("ledger {}: cutting off a torn last record at byte offset {} ({} bytes: {}); {} is lost and counts"
+                            + " as not written. It read: {}", file, torn.offset(), torn.length(), torn.problem(),
+                    torn.lost(), torn.preview());
+            cutAt(file, torn.offset());
         }
-        final FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND);
-        final AppliedLedger ledger = new AppliedLedger(file, channel);
-        entries.forEach(ledger::replay);
+        if (scan.hasLegacy()) {
+            ledger.rewrite("rewrote the plain JSON lines of an older sink as framed records");
+        } else if (ledger.worthCompacting()) {
+            ledger.rewrite("compacted");
+        }
+        ledger.channel = openForAppend(file);
         LOG.info("ledger {}: {} commands applied, {} parts to resume", file, ledger.applied.size(), ledger.active.size());
         return ledger;
     }
 
-    /** The lines a ledger must keep: newest ids, then each unsettled part's allocate, start and stop lines. */
-    static List<LedgerEntry> compact(final List<LedgerEntry> entries, final int retainIds) {
-        final Set<String> ids = new LinkedHashSet<>();
-        final Map<PartKey, List<LedgerEntry>> open = new LinkedHashMap<>();
-        for (final LedgerEntry e : entries) {
-            ids.add(e.commandId());
-            if (LedgerEntry.ID.equals(e.kind())) {
-                continue;
-            }
-            final PartKey key = new PartKey(e.jobId(), e.nodeId());
-            if (LedgerEntry.APPLIED.equals(e.kind()) && "ALLOCATE".equals(e.type()) && e.part() != null) {
-                open.put(key, new ArrayList<>(List.of(e)));
-            } else if (LedgerEntry.ENDED.equals(e.kind())) {
-                final List<LedgerEntry> lines = open.get(key);
-                if (lines != null && lines.get(0).commandId().equals(e.commandId())) {
-                    open.remove(key);
-                }
-            } else if (open.containsKey(key)) {
-                open.get(key).add(e);
-            }
-        }
-        final List<LedgerEntry> out = new ArrayList<>();
-        final int skip = Math.max(0, ids.size() - retainIds);
-        int i = 0;
-        for (final String id : ids) {
-            if (i++ >= skip) {
-                out.add(new LedgerEntry(LedgerEntry.ID, id, null, null, null, null, null, null, null, null, null));
-            }
-        }
-        open.values().forEach(out::addAll);
-        return out;
+    private static FileChannel openForAppend(final Path file) throws IOException {
+        return FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
     }
 
-    private static void rewrite(final Path file, final List<LedgerEntry> entries) throws IOException {
-        final Path tmp = file.resolveSibling(file.getFileName() + ".compact");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            for (final LedgerEntry e : entries) {
-                final ByteBuffer buf = ByteBuffer.wrap((JSON.writeValueAsString(e) + "\n").getBytes(StandardCharsets.UTF_8));
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
-                }
-            }
-            ch.force(true);
+    private static void cutAt(final Path file, final long offset) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.truncate(offset);
+            ch.force(true); // the cut is on disk before anything is appended after it
         }
-        // Atomic: a crash leaves the old ledger or the compacted one, never neither.
-        java.nio.file.Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    }
-
-    private static List<LedgerEntry> read(final Path file) throws IOException {
-        final List<LedgerEntry> entries = new ArrayList<>();
-        if (!Files.exists(file)) {
-            return entries;
-        }
-        final List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        for (int i = 0; i < lines.size(); i++) {
-            final String line = lines.get(i);
-            if (line.isBlank()) {
-                continue;
-            }
-            try {
-                entries.add(JSON.readValue(line, LedgerEntry.class));
-            } catch (final JsonProcessingException e) {
-                if (i == lines.size() - 1) {
-                    // A crash in the middle of the last append: that command was not recorded as applied.
-                    LOG.warn("ledger {}: ignoring a torn last line", file);
-                } else {
-                    throw new IOException("ledger " + file + " line " + (i + 1) + " is corrupt: " + e.getOriginalMessage(), e);
-                }
-            }
-        }
-        return entries;
     }
 
     private void replay(final LedgerEntry e) {
-        if (LedgerEntry.ID.equals(e.kind())) {
-            applied.add(e.commandId());
+        applied.add(e.commandId());
+        switch (e.kind()) {
+            case LedgerEntry.ID -> {
+                // only the id
+            }
+            case LedgerEntry.APPLIED -> {
+                if (NodeCommandType.ALLOCATE.name().equals(e.type())) {
+                    if (e.part() != null) {
+                        final JobPart part = e.part().toPart(e.jobId(), e.nodeId(), e.decisionId(), e.placementId(),
+                                e.commandId());
+                        active.put(e.commandId(), new ActivePart(part, -1L, e.at(), Optional.empty(), Optional.empty()));
+                        activeRecords.put(e.commandId(), new ArrayList<>(List.of(e)));
+                        newest.put(part.key(), e.commandId());
+                    }
+                } else {
+                    stopApplied(e);
+                }
+            }
+            case LedgerEntry.STARTED -> update(e, a -> new ActivePart(a.part(), e.pid() == null ? -1L : e.pid(), e.at(),
+                    a.pendingStop(), a.outcome()));
+            case LedgerEntry.OUTCOME -> update(e, a -> new ActivePart(a.part(), a.pid(), a.startedAtMillis(),
+                    a.pendingStop(), Optional.ofNullable(e.event())));
+            case LedgerEntry.ENDED -> {
+                final ActivePart a = active.remove(e.commandId());
+                if (a != null) {
+                    activeRecords.remove(e.commandId());
+                    newest.remove(a.part().key(), e.commandId());
+                }
+            }
+            default -> LOG.warn("ledger {}: unknown record kind {}", file, e.kind());
+        }
+    }
+
+    /**
+     * A stop takes the newest part of its job on its node when the sink would have stopped it: the
+     * part was neither stopped nor ended before, and the stop names its placement or none.
+     */
+    private void stopApplied(final LedgerEntry e) {
+        final String id = newest.get(new PartKey(e.jobId(), e.nodeId()));
+        final ActivePart a = id == null ? null : active.get(id);
+        if (a == null || a.pendingStop().isPresent() || a.outcome().isPresent()
+                || (e.placementId() != null && !e.placementId().equals(a.part().placementId()))) {
             return;
         }
-        final PartKey key = new PartKey(e.jobId(), e.nodeId());
-        switch (e.kind()) {
-            case LedgerEntry.APPLIED -> {
-                applied.add(e.commandId());
-                if ("ALLOCATE".equals(e.type()) && e.part() != null) {
-                    final JobPart part = e.part().toPart(e.jobId(), e.nodeId(), e.decisionId(), e.commandId());
-                    active.put(key, new ActivePart(part, -1L, e.at(), Optional.empty(), Optional.empty()));
-                } else if (!"ALLOCATE".equals(e.type())) {
-                    active.computeIfPresent(key, (k, a) -> new ActivePart(a.part(), a.pid(), a.startedAtMillis(),
-                            Optional.of(new PendingStop(e.commandId(), e.type(), e.decisionId(), e.reason())), a.outcome()));
-                }
-            }
-            case LedgerEntry.STARTED -> active.computeIfPresent(key, (k, a) -> a.part().commandId().equals(e.commandId())
-                    ? new ActivePart(a.part(), e.pid() == null ? -1L : e.pid(), e.at(), a.pendingStop(), a.outcome()) : a);
-            case LedgerEntry.OUTCOME -> active.computeIfPresent(key, (k, a) -> a.part().commandId().equals(e.commandId())
-                    ? new ActivePart(a.part(), a.pid(), a.startedAtMillis(), a.pendingStop(), Optional.ofNullable(e.event()))
-                    : a);
-            case LedgerEntry.ENDED -> {
-                final ActivePart a = active.get(key);
-                if (a != null && a.part().commandId().equals(e.commandId())) {
-                    active.remove(key);
-                }
-            }
-            default -> LOG.warn("ledger {}: unknown entry kind {}", file, e.kind());
+        active.put(id, new ActivePart(a.part(), a.pid(), a.startedAtMillis(), Optional.of(new PendingStop(e.commandId(),
+                e.type(), e.decisionId(), e.placementId(), e.reason())), a.outcome()));
+        activeRecords.get(id).add(e);
+    }
+
+    private void update(final LedgerEntry e, final UnaryOperator<ActivePart> change) {
+        final ActivePart a = active.get(e.commandId());
+        if (a != null) {
+            active.put(e.commandId(), change.apply(a));
+            activeRecords.get(e.commandId()).add(e);
         }
     }
 
@@ -192,54 +182,156 @@ public final class AppliedLedger implements AutoCloseable {
         return applied.contains(commandId);
     }
 
-    /** Records that a command takes effect; survives a crash of this process once this returns. */
+    /**
+     * Records that a command takes effect; survives a crash of this process once this returns. An
+     * ALLOCATE's record carries its part; a stop's the placement it names (null when it names none).
+     */
     public synchronized void applied(final NodeCommand c, final Optional<JobPart> allocated, final long atMillis) {
+        final String placement = allocated.map(JobPart::placementId).orElse(c.getPlacementId());
         append(new LedgerEntry(LedgerEntry.APPLIED, c.getCommandId(), c.getType().name(), c.getJobId(), c.getNodeId(),
-                c.getDecisionId(), atMillis, null, c.getReason(), allocated.map(LedgerEntry.Part::of).orElse(null), null));
+                c.getDecisionId(), placement, atMillis, null, c.getReason(),
+                allocated.map(LedgerEntry.Part::of).orElse(null), null));
     }
 
     /** Records that a part runs (pid -1 when it has no process). */
     public synchronized void started(final JobPart part, final long pid, final long atMillis) {
-        append(new LedgerEntry(LedgerEntry.STARTED, part.commandId(), null, part.jobId(), part.nodeId(),
-                part.decisionId(), atMillis, pid, null, null, null));
+        append(partRecord(LedgerEntry.STARTED, part, atMillis, pid, null, null));
     }
 
     /** Records how a part ended, before its event is sent: a restarted sink sends it again if no {@link #ended} follows. */
     public synchronized void outcome(final JobPart part, final LedgerEntry.Event event) {
-        append(new LedgerEntry(LedgerEntry.OUTCOME, part.commandId(), null, part.jobId(), part.nodeId(),
-                part.decisionId(), System.currentTimeMillis(), null, null, null, event));
+        append(partRecord(LedgerEntry.OUTCOME, part, System.currentTimeMillis(), null, null, event));
     }
 
     /** Records that a part is settled: its end is reported (in Kafka) and nothing is left to do for it. */
     public synchronized void ended(final JobPart part, final String reason) {
-        append(new LedgerEntry(LedgerEntry.ENDED, part.commandId(), null, part.jobId(), part.nodeId(),
-                part.decisionId(), System.currentTimeMillis(), null, reason, null, null));
+        append(partRecord(LedgerEntry.ENDED, part, System.currentTimeMillis(), null, reason, null));
     }
 
-    /** Parts left unsettled by the previous sink process, as read when the ledger was opened. */
+    private static LedgerEntry partRecord(final String kind, final JobPart part, final long at, final Long pid,
+                                          final String reason, final LedgerEntry.Event event) {
+        return new LedgerEntry(kind, part.commandId(), null, part.jobId(), part.nodeId(), part.decisionId(),
+                part.placementId(), at, pid, reason, null, event);
+    }
+
+    /** Parts not settled yet: at open, what the previous sink process left to resume. */
     public synchronized List<ActivePart> unsettled() {
         return List.copyOf(active.values());
     }
 
     private void append(final LedgerEntry entry) {
+        write(channel, RecordFrame.encode(entry.toJson()));
+        // After the write: memory never knows a record the file does not hold.
         replay(entry);
+        records++;
+    }
+
+    private void write(final FileChannel ch, final byte[] bytes) {
         try {
-            final byte[] line = (JSON.writeValueAsString(entry) + "\n").getBytes(StandardCharsets.UTF_8);
-            final ByteBuffer buf = ByteBuffer.wrap(line);
+            final ByteBuffer buf = ByteBuffer.wrap(bytes);
             while (buf.hasRemaining()) {
-                channel.write(buf);
+                ch.write(buf);
             }
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot write the ledger " + file, e);
         }
     }
 
-    /** Forces what was written to disk; called before offsets are committed (fsync once per poll, not per line). */
+    /**
+     * Forces what was written to disk; called before offsets are committed (fsync once per poll, not
+     * per record). Compacts the file when it has grown past its bound (see the class comment).
+     */
     public synchronized void sync() {
         try {
             channel.force(false);
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot sync the ledger " + file, e);
+        }
+        if (worthCompacting()) {
+            compactWhileOpen();
+        }
+    }
+
+    private void compactWhileOpen() {
+        try {
+            rewrite("compacted");
+        } catch (final IOException | UncheckedIOException e) {
+            // The old file is whole (the rewrite replaces it only once complete): carry on with it.
+            LOG.warn("ledger {}: could not compact, carrying on with the file as it is: {}", file, e.toString());
+            return;
+        }
+        try {
+            final FileChannel old = channel;
+            channel = openForAppend(file);
+            old.close();
+        } catch (final IOException e) {
+            // Appends would go to the replaced file: stop rather than lose them.
+            throw new UncheckedIOException("cannot reopen the ledger " + file + " after compacting it", e);
+        }
+    }
+
+    /** Records in the file now. */
+    synchronized long records() {
+        return records;
+    }
+
+    private boolean worthCompacting() {
+        long partRecords = 0;
+        for (final List<LedgerEntry> r : activeRecords.values()) {
+            partRecords += r.size();
+        }
+        return records >= COMPACT_MIN_RECORDS && records > 2 * (Math.min(applied.size(), retainIds) + partRecords);
+    }
+
+    /** What the file must keep: the newest ids (those of unsettled parts come with their records), then those records. */
+    private List<LedgerEntry> kept() {
+        final Set<String> inParts = new HashSet<>();
+        activeRecords.values().forEach(list -> list.forEach(e -> inParts.add(e.commandId())));
+        final List<LedgerEntry> out = new ArrayList<>();
+        int skip = Math.max(0, applied.size() - retainIds);
+        for (final Iterator<String> it = applied.iterator(); it.hasNext(); ) {
+            final String id = it.next();
+            if (skip > 0) {
+                skip--;
+            } else if (!inParts.contains(id)) {
+                out.add(LedgerEntry.idOnly(id));
+            }
+        }
+        activeRecords.values().forEach(out::addAll);
+        return out;
+    }
+
+    /** Replaces the file with what it must keep, and memory with what the new file says. */
+    private void rewrite(final String why) throws IOException {
+        final List<LedgerEntry> kept = kept();
+        final Path tmp = file.resolveSibling(file.getFileName() + ".compact");
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            for (final LedgerEntry e : kept) {
+                write(ch, RecordFrame.encode(e.toJson()));
+            }
+            ch.force(true);
+        }
+        // Atomic: a crash leaves the old ledger or the new one, never neither.
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        syncDirectory();
+        final long before = records;
+        applied.clear();
+        active.clear();
+        activeRecords.clear();
+        newest.clear();
+        kept.forEach(this::replay);
+        records = kept.size();
+        LOG.info("ledger {}: {} ({} records to {})", file, why, before, records);
+    }
+
+    /** The rename is durable only once the directory is on disk too. */
+    private void syncDirectory() {
+        try (FileChannel dir = FileChannel.open(file.toAbsolutePath().getParent(), StandardOpenOption.READ)) {
+            dir.force(true);
+        } catch (final IOException e) {
+            LOG.debug("ledger {}: cannot sync its directory ({}); the rename is durable once the OS writes it", file,
+                    e.toString());
         }
     }
 

@@ -9,8 +9,9 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
- * The sink's metrics, scraped at /metrics as gpupool_sink_*: commands applied, failed, duplicate
- * and dead-lettered, apply latency, command lag (issue to apply), job events and running parts.
+ * The sink's metrics, scraped at /metrics as gpupool_sink_*: commands applied, failed, duplicate,
+ * stale and dead-lettered, apply latency, command lag (issue to apply), job events, running parts,
+ * and starts that waited for a stop on their GPUs.
  */
 public final class SinkMetrics {
 
@@ -57,6 +58,25 @@ public final class SinkMetrics {
         counter("gpupool.sink.commands.duplicate", "Commands skipped because they were applied before", type).increment();
     }
 
+    /** A stop naming a placement other than the part running for its job on its node: it stopped nothing. */
+    public void staleStop(final String type) {
+        counter("gpupool.sink.commands.stale.stops", "Stops that named another placement than the running part's",
+                type).increment();
+    }
+
+    /** A part placed on GPUs whose previous part was still being stopped: it started only after that stop. */
+    public void startWaited() {
+        Counter.builder("gpupool.sink.starts.waited").description("Starts that waited for a stop on their GPUs")
+                .tag("applier", applier).register(registry).increment();
+    }
+
+    /** A start that waited for a stop on its GPUs as long as allowed, and went ahead before that stop finished. */
+    public void startOverlapped() {
+        Counter.builder("gpupool.sink.starts.overlapped")
+                .description("Starts that went ahead while a stop on their GPUs had not finished in time")
+                .tag("applier", applier).register(registry).increment();
+    }
+
     public void deadLettered() {
         Counter.builder("gpupool.sink.commands.dead.lettered").description("Undecodable command records sent to the DLQ")
                 .tag("applier", applier).register(registry).increment();
@@ -69,6 +89,12 @@ public final class SinkMetrics {
 
     public double count(final String name, final String type) {
         final Counter c = registry.find(name).tag("type", type).counter();
+        return c == null ? 0 : c.count();
+    }
+
+    /** A counter without a type tag; 0 when it never counted. */
+    public double count(final String name) {
+        final Counter c = registry.find(name).counter();
         return c == null ? 0 : c.count();
     }
 

@@ -10,7 +10,7 @@ class CommandTemplateTest {
 
     @Test
     void dockerTemplateGetsTheGpusAndTheJobCommand() {
-        final JobPart part = new JobPart("j1", "n3", "d1", "c1", "train", "team", List.of(2, 5),
+        final JobPart part = new JobPart("j1", "n3", "d1", "d1", "c1", "train", "team", List.of(2, 5),
                 List.of("GPU-x", "GPU-y"), 1, List.of("n2", "n3"), List.of("python", "train.py"), List.of("--lr", "0.1"),
                 Map.of(), java.util.Optional.empty(), java.util.Optional.empty());
         final CommandTemplate t = CommandTemplate.parse(

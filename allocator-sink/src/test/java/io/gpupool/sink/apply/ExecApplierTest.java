@@ -49,7 +49,7 @@ class ExecApplierTest {
         final Path s = script("env.sh", "{ echo \"job=$GPUPOOL_JOB_ID\"; echo \"node=$GPUPOOL_NODE\";"
                 + " echo \"cuda=$CUDA_VISIBLE_DEVICES\"; echo \"uuids=$GPUPOOL_GPU_UUIDS\"; echo \"mine=$MY_VAR\";"
                 + " echo \"args=$*\"; } > " + out + "\n");
-        final JobPart part = new JobPart("job-1", "node-7", "dec-1", "cmd-1", "n", "t", List.of(1, 3),
+        final JobPart part = new JobPart("job-1", "node-7", "dec-1", "dec-1", "cmd-1", "n", "t", List.of(1, 3),
                 List.of("GPU-aaa", "GPU-bbb"), 0, List.of("node-7"), List.of(s.toString(), "first"),
                 List.of("second"), Map.of("MY_VAR", "hello", "CUDA_VISIBLE_DEVICES", "0,1,2,3,4,5,6,7"),
                 Optional.empty(), Optional.empty());
