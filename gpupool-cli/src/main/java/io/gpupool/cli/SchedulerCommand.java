@@ -66,6 +66,11 @@ public final class SchedulerCommand implements Callable<Integer> {
             description = "Stream time between two clock ticks in the journal (default ${DEFAULT-VALUE}).")
     Duration tickInterval;
 
+    @Option(names = "--max-clock-ahead", converter = DurationConverter.class, defaultValue = "5s",
+            description = "An input record stamped later than this scheduler's clock plus this is journaled at that"
+                    + " bound, its own time kept as evidence: no producer's clock moves the pool's (default ${DEFAULT-VALUE}).")
+    Duration maxClockAhead;
+
     @Option(names = "--duration", converter = DurationConverter.class, description = "Stop after this long (e.g. 30s).")
     Duration duration;
 
@@ -88,7 +93,7 @@ public final class SchedulerCommand implements Callable<Integer> {
         try {
             o = new SchedulerOptions(applicationId, cluster.bootstrapServers(), registry, cluster.clientProperties(),
                     profile.equals("production"), state, httpHost, httpPort, engine, snapshotEvery,
-                    tickInterval.toMillis(), TopicCatalog.defaults());
+                    tickInterval.toMillis(), TopicCatalog.defaults(), maxClockAhead.toMillis());
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

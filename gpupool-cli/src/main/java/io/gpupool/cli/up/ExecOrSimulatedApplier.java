@@ -40,6 +40,14 @@ final class ExecOrSimulatedApplier implements Applier {
         return forPart(part).stop(part, reason);
     }
 
+    /** The longer of the two: a start waits for whichever kind of part held its GPUs. */
+    @Override
+    public java.time.Duration longestStop() {
+        final java.time.Duration a = exec.longestStop();
+        final java.time.Duration b = simulated.longestStop();
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+
     @Override
     public void recover(final JobPart part, final long pid, final long startedAtMillis, final PartObserver observer) {
         forPart(part).recover(part, pid, startedAtMillis, observer);

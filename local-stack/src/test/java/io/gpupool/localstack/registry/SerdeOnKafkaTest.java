@@ -150,7 +150,7 @@ class SerdeOnKafkaTest {
         final String url = stack.requireRegistryUrl();
         final String topic = stack.uniqueName("serde-new-symbol");
         final Schema newer = Schemas.parse(JobEvent.getClassSchema().toString()
-                .replace("\"EVICTED\"]", "\"EVICTED\",\"PREEMPTED\"]"));
+                .replace("\"RELEASED\"]", "\"RELEASED\",\"PREEMPTED\"]"));
         assertThat(newer.getField("type").schema().getEnumSymbols()).contains("PREEMPTED");
         final int id = SchemaRegistryClient.of(url).register(topic + "-value", newer);
         final GenericRecord r = new GenericData.Record(newer);

@@ -93,7 +93,7 @@ public final class SchedulerApp implements AutoCloseable {
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, o.httpHost() + ":" + http.port());
         }
         final KafkaStreams streams = new KafkaStreams(SchedulerTopology.build(topics, codecs, metrics, engines, configs,
-                o.snapshotEvery(), o.tickIntervalMs(), TelemetryRules.defaults()), props);
+                o.snapshotEvery(), o.tickIntervalMs(), TelemetryRules.defaults(), o.maxClockAheadMs()), props);
         // a bug in one record must not take the whole scheduler down: replace the thread, keep going
         streams.setUncaughtExceptionHandler(e -> {
             LOG.error("stream thread failed; replacing it", e);

@@ -15,11 +15,13 @@ import java.util.Properties;
  * @param engineSettings   EngineConfig settings shared by all pools (policy, tenants, ...)
  * @param snapshotEvery    journal entries between two engine snapshots of a pool
  * @param tickIntervalMs   stream time between two clock ticks in the journal
+ * @param maxClockAheadMs  how far ahead of this scheduler's clock an input record's time may be before it is
+ *                         journaled at the bound instead (no producer's clock moves the pool's)
  */
 public record SchedulerOptions(String applicationId, String bootstrapServers, String registryUrl,
                                Properties clientOverrides, boolean production, Path stateDir, String httpHost,
                                int httpPort, Map<String, String> engineSettings, int snapshotEvery, long tickIntervalMs,
-                               TopicCatalog catalog) {
+                               TopicCatalog catalog, long maxClockAheadMs) {
     public static final String DEFAULT_APPLICATION_ID = "gpupool-scheduler";
     /**
      * Journal entries between engine snapshots. A snapshot stops the placer: with a 4,096-node pool
@@ -39,7 +41,19 @@ public record SchedulerOptions(String applicationId, String bootstrapServers, St
         if (tickIntervalMs < 1) {
             throw new IllegalArgumentException("tick interval must be at least 1 ms");
         }
+        if (maxClockAheadMs < 0) {
+            throw new IllegalArgumentException("the allowed clock skew must not be negative");
+        }
         engineSettings = Map.copyOf(engineSettings);
+    }
+
+    /** With the default clock skew ({@link SchedulerTopology#DEFAULT_MAX_CLOCK_AHEAD_MS}). */
+    public SchedulerOptions(final String applicationId, final String bootstrapServers, final String registryUrl,
+                            final Properties clientOverrides, final boolean production, final Path stateDir,
+                            final String httpHost, final int httpPort, final Map<String, String> engineSettings,
+                            final int snapshotEvery, final long tickIntervalMs, final TopicCatalog catalog) {
+        this(applicationId, bootstrapServers, registryUrl, clientOverrides, production, stateDir, httpHost, httpPort,
+                engineSettings, snapshotEvery, tickIntervalMs, catalog, SchedulerTopology.DEFAULT_MAX_CLOCK_AHEAD_MS);
     }
 
     public static SchedulerOptions local(final String bootstrap, final String registryUrl, final Path stateDir,
