@@ -3,6 +3,7 @@ package io.gpupool.cli;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.cli.config.DurationConverter;
 import io.gpupool.cli.history.HistorySource;
+import io.gpupool.scheduler.stream.SchedulerOptions;
 import io.gpupool.cli.history.SnapshotChoice;
 import io.gpupool.scheduler.audit.AuditRange;
 import io.gpupool.scheduler.audit.AuditResult;
@@ -72,6 +73,12 @@ public final class AuditCommand implements Callable<Integer> {
                     + " the sink may not have answered (default ${DEFAULT-VALUE}).")
     Duration sinkGrace;
 
+    @Option(names = "--application-id", defaultValue = SchedulerOptions.DEFAULT_APPLICATION_ID,
+            description = "The scheduler's Kafka Streams application id: the audit stops at the journal position it has"
+                    + " decided up to (entries past it have no decisions yet); all of the journal when it has none"
+                    + " (default ${DEFAULT-VALUE}).")
+    String applicationId;
+
     @Option(names = "--set", paramLabel = "KEY=VALUE",
             description = "Engine settings the scheduler ran with (default: its defaults, policy as the decisions name it).")
     Map<String, String> settings = new LinkedHashMap<>();
@@ -104,8 +111,17 @@ public final class AuditCommand implements Callable<Integer> {
             final RecordedCommands commands = h.history.nodeCommands(source.pool);
             final RealityAudit reality = h.history.whyNoSinkHistory().map(RealityAudit::notChecked)
                     .orElseGet(() -> new RealityAudit(h.history.sinkHistory(), source.pool, sinkGrace));
+            // informational: bad input from others is dead-lettered by design and is no fault of the scheduler's
+            out.printf("dead-lettered records on %s: %d%n", h.history.topicNames().dlq(), h.history.deadLetters());
+            final Map<Integer, Long> decidedUpTo = h.history.placerPositions(applicationId);
+            final long undecided = h.history.undecidedEntries(decidedUpTo);
+            if (undecided > 0) {
+                out.printf("%d journal entries past the position scheduler %s has decided up to %s: not compared%n",
+                        undecided, applicationId, decidedUpTo);
+            }
             final AuditResult r = new Auditor(HistorySource.configs(settings, decisions), start, range)
-                    .run(h.history.journal(source.pool, offsets), RecordedDecisions.of(decisions), commands, reality);
+                    .run(h.history.journal(source.pool, offsets, decidedUpTo), RecordedDecisions.of(decisions), commands,
+                            reality);
             r.print(out);
             return r.passed() ? 0 : 1;
         }

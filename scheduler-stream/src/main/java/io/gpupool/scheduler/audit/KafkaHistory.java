@@ -47,7 +47,11 @@ public final class KafkaHistory implements AutoCloseable {
     private final TopicNames topics;
 
     /** @param clients bootstrap servers and any --command-config settings */
+    private final Properties clients;
+
     public KafkaHistory(final Properties clients, final String registryUrl, final TopicNames topics) {
+        this.clients = new Properties();
+        this.clients.putAll(clients);
         final Properties p = new Properties();
         p.putAll(clients);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -211,8 +215,19 @@ public final class KafkaHistory implements AutoCloseable {
      * @param start per partition the first offset to read (absent: the beginning)
      */
     public Iterator<JournalRecord> journal(final String pool, final Map<Integer, Long> start) {
+        return journal(pool, start, Map.of());
+    }
+
+    /**
+     * The journal up to (not including) {@code upTo} per partition (absent: its end). An audit stops at
+     * the placer's position ({@link #placerPositions}): entries past it were journaled by stage 1 but not
+     * yet decided on, so there is nothing recorded to compare them with.
+     */
+    public Iterator<JournalRecord> journal(final String pool, final Map<Integer, Long> start,
+                                           final Map<Integer, Long> upTo) {
         final List<TopicPartition> parts = partitions(topics.journal());
-        final Map<TopicPartition, Long> ends = consumer.endOffsets(parts);
+        final Map<TopicPartition, Long> ends = new java.util.HashMap<>(consumer.endOffsets(parts));
+        ends.replaceAll((tp, end) -> Math.min(end, upTo.getOrDefault(tp.partition(), end)));
         return new Iterator<>() {
             private final ArrayDeque<JournalRecord> buffer = new ArrayDeque<>();
             private int next;
@@ -254,6 +269,59 @@ public final class KafkaHistory implements AutoCloseable {
                 return buffer.poll();
             }
         };
+    }
+
+    /**
+     * Per journal partition, the offset up to which the scheduler application {@code applicationId} has
+     * decided (its committed position: with exactly-once, everything before it has its decisions and
+     * commands on their topics); empty when that application never committed one.
+     */
+    public Map<Integer, Long> placerPositions(final String applicationId) {
+        final Properties p = new Properties();
+        p.putAll(clients);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, applicationId);
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        final Map<Integer, Long> out = new java.util.TreeMap<>();
+        // committed() only fetches the group's offsets: it does not join the group or disturb its members
+        try (KafkaConsumer<byte[], byte[]> group = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            final Map<TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> committed =
+                    group.committed(new java.util.HashSet<>(partitions(topics.journal())), Duration.ofSeconds(30));
+            committed.forEach((tp, o) -> {
+                if (o != null) {
+                    out.put(tp.partition(), o.offset());
+                }
+            });
+        }
+        return out;
+    }
+
+    public TopicNames topicNames() {
+        return topics;
+    }
+
+    /** Records on the dead-letter topic now (what every consumer could not use, with the reason); -1 without it. */
+    public long deadLetters() {
+        final List<PartitionInfo> infos = consumer.partitionsFor(topics.dlq(), Duration.ofSeconds(30));
+        if (infos == null || infos.isEmpty()) {
+            return -1;
+        }
+        final List<TopicPartition> parts = infos.stream().map(i -> new TopicPartition(topics.dlq(), i.partition())).toList();
+        final Map<TopicPartition, Long> begin = consumer.beginningOffsets(parts);
+        long n = 0;
+        for (final Map.Entry<TopicPartition, Long> e : consumer.endOffsets(parts).entrySet()) {
+            n += e.getValue() - begin.get(e.getKey());
+        }
+        return n;
+    }
+
+    /** Journal entries per partition from {@code upTo} to the end: journaled, not yet decided on. */
+    public long undecidedEntries(final Map<Integer, Long> upTo) {
+        long n = 0;
+        for (final Map.Entry<TopicPartition, Long> e : consumer.endOffsets(partitions(topics.journal())).entrySet()) {
+            n += Math.max(0, e.getValue() - upTo.getOrDefault(e.getKey().partition(), e.getValue()));
+        }
+        return n;
     }
 
     private List<TopicPartition> partitions(final String topic) {

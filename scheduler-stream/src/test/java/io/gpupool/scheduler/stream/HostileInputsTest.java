@@ -87,6 +87,12 @@ class HostileInputsTest {
                 .contains("placement p1-999 was never made for job victim");
         assertThat(DeadLetters.header(dead.get(1).headers(), DeadLetters.ERROR_MESSAGE))
                 .contains("node not-a-node is not part of placement " + placed.getDecisionId());
+        // explain shows them: the job's refused count and the last reason
+        final io.gpupool.scheduler.core.JobView view = h.engines.pool("p1").orElseThrow()
+                .read(e -> e.job("victim").orElseThrow());
+        assertThat(view.refusedEvents()).isEqualTo(2);
+        assertThat(view.lastRefusal()).contains("not-a-node");
+        assertThat(view.placementId()).isEqualTo(placed.getDecisionId());
         // the real sink's report still counts
         h.events.pipeInput("victim", Fixtures.event("victim", JobEventType.COMPLETED, now, placed.getDecisionId()), now);
         assertThat(h.decisions()).extracting(PlacementDecision::getOutcome).containsExactly(DecisionOutcome.RELEASED);
