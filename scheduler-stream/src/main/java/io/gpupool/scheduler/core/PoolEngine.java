@@ -445,8 +445,8 @@ public final class PoolEngine {
             }
             case EVICTED -> {
                 // the other nodes of a gang still run their parts: they are told to stop too
-                evict(j, Reason.of(ReasonCode.EVICTED_BY_NODE, "evicted by the node side on " + e.nodeId()
-                        + (e.detail().isEmpty() ? "" : ": " + e.detail())), "", true);
+                evict(j, Reason.of(ReasonCode.EVICTED_BY_NODE, "evicted by the node side"
+                        + (e.nodeId().isEmpty() ? "" : " on " + e.nodeId()) + (e.detail().isEmpty() ? "" : ": " + e.detail())), "", true);
                 return true;
             }
             case RELEASED -> {
