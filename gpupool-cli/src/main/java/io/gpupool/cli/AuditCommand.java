@@ -96,6 +96,9 @@ public final class AuditCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--from/--to: " + e.getMessage());
         }
         try (HistorySource.Opened h = source.open(spec.commandLine())) {
+            // first: everything the placer decided up to here is on the topics read next (its outputs are
+            // committed with its position), so no entry is compared with decisions not yet read
+            final Map<Integer, Long> decidedUpTo = h.history.placerPositions(applicationId);
             final List<PlacementDecision> decisions = h.history.decisions(source.pool);
             final Map<String, EngineSnapshot> start;
             try {
@@ -113,7 +116,6 @@ public final class AuditCommand implements Callable<Integer> {
                     .orElseGet(() -> new RealityAudit(h.history.sinkHistory(), source.pool, sinkGrace));
             // informational: bad input from others is dead-lettered by design and is no fault of the scheduler's
             out.printf("dead-lettered records on %s: %d%n", h.history.topicNames().dlq(), h.history.deadLetters());
-            final Map<Integer, Long> decidedUpTo = h.history.placerPositions(applicationId);
             final long undecided = h.history.undecidedEntries(decidedUpTo);
             if (undecided > 0) {
                 out.printf("%d journal entries past the position scheduler %s has decided up to %s: not compared%n",

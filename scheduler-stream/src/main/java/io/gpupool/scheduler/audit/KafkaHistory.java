@@ -306,22 +306,23 @@ public final class KafkaHistory implements AutoCloseable {
         if (infos == null || infos.isEmpty()) {
             return -1;
         }
-        final List<TopicPartition> parts = infos.stream().map(i -> new TopicPartition(topics.dlq(), i.partition())).toList();
-        final Map<TopicPartition, Long> begin = consumer.beginningOffsets(parts);
-        long n = 0;
-        for (final Map.Entry<TopicPartition, Long> e : consumer.endOffsets(parts).entrySet()) {
-            n += e.getValue() - begin.get(e.getKey());
+        // counted by reading (read_committed): offsets also hold transaction markers and aborted records
+        final long[] n = {0};
+        for (final PartitionInfo i : infos) {
+            read(new TopicPartition(topics.dlq(), i.partition()), 0, r -> n[0]++);
         }
-        return n;
+        return n[0];
     }
 
     /** Journal entries per partition from {@code upTo} to the end: journaled, not yet decided on. */
     public long undecidedEntries(final Map<Integer, Long> upTo) {
-        long n = 0;
-        for (final Map.Entry<TopicPartition, Long> e : consumer.endOffsets(partitions(topics.journal())).entrySet()) {
-            n += Math.max(0, e.getValue() - upTo.getOrDefault(e.getKey().partition(), e.getValue()));
+        final long[] n = {0};
+        for (final TopicPartition tp : partitions(topics.journal())) {
+            if (upTo.containsKey(tp.partition())) {
+                read(tp, upTo.get(tp.partition()), r -> n[0]++);
+            }
         }
-        return n;
+        return n[0];
     }
 
     private List<TopicPartition> partitions(final String topic) {

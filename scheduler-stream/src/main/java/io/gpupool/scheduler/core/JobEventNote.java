@@ -11,6 +11,11 @@ public record JobEventNote(String jobId, Kind kind, String message) {
     public enum Kind {
         /** About an earlier placement of the job, or one that ended: changes nothing. */
         STALE,
+        /**
+         * About a job this pool does not know (never placed here, or finished longer ago than the pool
+         * retains finished jobs): changes nothing, and there is no placement to hold it against.
+         */
+        UNKNOWN_JOB,
         /** Names a placement or node never commanded for the job, or no placement at all. */
         REFUSED
     }

@@ -395,8 +395,10 @@ public final class PoolEngine {
     private boolean jobEvent(final EngineInput.JobEvent e) {
         final Job j = st.job(e.jobId());
         if (j == null) {
-            return refuse(null, e, "job " + e.jobId() + " is not known to pool " + cfg.poolId()
-                    + " (never placed here, or finished and no longer retained)");
+            eventNote = new JobEventNote(e.jobId(), JobEventNote.Kind.UNKNOWN_JOB, e.kind() + " about job " + e.jobId()
+                    + ", which pool " + cfg.poolId() + " does not know (never placed here, or finished and no longer"
+                    + " retained)");
+            return false;
         }
         if (e.placementId().isEmpty()) {
             return refuse(j, e, "the event names no placement");
@@ -467,10 +469,8 @@ public final class PoolEngine {
 
     private boolean refuse(final Job j, final EngineInput.JobEvent e, final String why) {
         final String message = e.kind() + " event refused: " + why;
-        if (j != null) {
-            j.refusedEvents++;
-            j.lastRefusal = message;
-        }
+        j.refusedEvents++;
+        j.lastRefusal = message;
         eventNote = new JobEventNote(e.jobId(), JobEventNote.Kind.REFUSED, message);
         return false;
     }

@@ -29,6 +29,8 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
     private final Deserializer<JobCommand> commands;
     private final Deserializer<JobEvent> events;
     private ProcessorContext<Object, Object> context;
+    /** The key the record being processed was written with (before the repartition by job id). */
+    private byte[] writtenKey;
     private KeyValueStore<String, String> poolOfJob;
 
     JobRoutingProcessor(final TopicNames topics, final SchedulerMetrics metrics, final Codecs codecs) {
@@ -47,7 +49,10 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
     @Override
     public void process(final Record<byte[], byte[]> copy) {
         final RecordMetadata where = Origin.of(copy.headers(), context.recordMetadata().orElse(null));
+        // journal sources name the job id the record was routed by (its producer's key does not matter);
+        // a dead letter keeps the record as its producer wrote it, key included
         final Record<byte[], byte[]> record = copy.withHeaders(Origin.without(copy.headers()));
+        writtenKey = Origin.key(copy.headers(), copy.key());
         final String topic = where == null ? "?" : where.topic();
         try {
             if (record.value() == null) {
@@ -112,7 +117,7 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
 
     private void deadLetter(final Record<byte[], byte[]> record, final RecordMetadata where, final String errorClass,
                             final String message) {
-        context.forward(DeadLetters.of(record, where, errorClass, message), DeadLetters.SINK);
+        context.forward(DeadLetters.of(record.withKey(writtenKey), where, errorClass, message), DeadLetters.SINK);
         metrics.deadLettered(where == null ? "?" : where.topic(), errorClass);
     }
 }

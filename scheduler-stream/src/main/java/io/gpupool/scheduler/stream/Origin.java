@@ -15,6 +15,8 @@ record Origin(String topic, int partition, long offset) implements RecordMetadat
     static final String TOPIC = "gpupool.origin.topic";
     static final String PARTITION = "gpupool.origin.partition";
     static final String OFFSET = "gpupool.origin.offset";
+    /** The key the record was written with (absent: it had none); the copy is keyed by the job id. */
+    static final String KEY = "gpupool.origin.key";
 
     /** The origin a record carries, or where it is now when it carries none. */
     static RecordMetadata of(final Headers headers, final RecordMetadata here) {
@@ -29,20 +31,32 @@ record Origin(String topic, int partition, long offset) implements RecordMetadat
         }
     }
 
-    /** The headers with this origin added (over any origin already there). */
-    Headers addTo(final Headers original) {
+    /** The headers with this origin and the record's own key added (over any origin already there). */
+    Headers addTo(final Headers original, final byte[] key) {
         final Headers h = without(original);
         h.add(TOPIC, utf8(topic));
         h.add(PARTITION, utf8(Integer.toString(partition)));
         h.add(OFFSET, utf8(Long.toString(offset)));
+        if (key != null) {
+            h.add(KEY, key);
+        }
         return h;
+    }
+
+    /** The key the record was first written with: from the header when it crossed the repartition. */
+    static byte[] key(final Headers headers, final byte[] here) {
+        if (headers.lastHeader(TOPIC) == null) {
+            return here; // not a copy
+        }
+        final Header k = headers.lastHeader(KEY);
+        return k == null ? null : k.value();
     }
 
     /** A copy of the headers without the origin ones: what the user wrote. */
     static Headers without(final Headers original) {
         final Headers h = new RecordHeaders();
         for (final Header x : original) {
-            if (!x.key().equals(TOPIC) && !x.key().equals(PARTITION) && !x.key().equals(OFFSET)) {
+            if (!x.key().equals(TOPIC) && !x.key().equals(PARTITION) && !x.key().equals(OFFSET) && !x.key().equals(KEY)) {
                 h.add(x);
             }
         }

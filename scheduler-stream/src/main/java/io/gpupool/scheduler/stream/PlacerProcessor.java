@@ -36,6 +36,7 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
     /** Key in the job store (job ids have no '#') marking that its records are all on the snapshot topic. */
     static final String BOOK_ON_TOPIC = "#book-on-topic";
     private static final Logger LOG = LoggerFactory.getLogger(PlacerProcessor.class);
+    private static final ThrottledWarnings REFUSALS = new ThrottledWarnings(LOG);
 
     /** A pool this task drives. */
     private static final class Pool {
@@ -275,7 +276,7 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
         if (note.kind() == JobEventNote.Kind.REFUSED) {
             final String from = entry.getSource() == null ? "" : " (" + entry.getSource().getTopic() + " "
                     + entry.getSource().getPartition() + "@" + entry.getSource().getOffset() + ")";
-            LOG.warn("pool {}: job {}: {}{}", entry.getPool(), note.jobId(), note.message(), from);
+            REFUSALS.warn("refused-job-event", "pool {}: job {}: {}{}", entry.getPool(), note.jobId(), note.message(), from);
             context.forward(DeadLetters.of(record, where, "RefusedJobEvent", note.message() + from), DeadLetters.SINK);
             metrics.deadLettered(where == null ? "?" : where.topic(), "RefusedJobEvent");
         }

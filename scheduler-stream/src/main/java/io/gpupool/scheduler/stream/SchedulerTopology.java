@@ -16,8 +16,9 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * Both stages as one Topology (four sub-topologies: node facts, job keying, job routing after a
- * repartition by job id, placer). Sources read bytes and the processors decode them, so an
+ * Both stages as one Topology: job keying (JobKeyer), then, after a repartition by job id, one
+ * sub-topology of node facts, job routing and the placer (Kafka Streams joins them into one, since
+ * they share the journal and dead-letter sinks; each still has its own processors and stores). Sources read bytes and the processors decode them, so an
  * undecodable record is dead-lettered with its position and processing goes on. Every store is
  * persistent and changelogged. Stage 1's sources take each record's time through
  * {@link ClampedTimestamps}, so no producer's clock can move the pool's.

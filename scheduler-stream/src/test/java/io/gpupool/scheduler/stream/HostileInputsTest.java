@@ -189,5 +189,12 @@ class HostileInputsTest {
         assertThat(dead).hasSize(1);
         assertThat(DeadLetters.header(dead.get(0).headers(), DeadLetters.ERROR_MESSAGE)).contains("malformed job id");
         assertThat(DeadLetters.header(dead.get(0).headers(), DeadLetters.TOPIC)).isEqualTo(h.topics.jobs());
+        // a dead letter keeps the key its producer wrote, not the job id it was routed by
+        h.jobs.pipeInput("user-key", Fixtures.cancel("never-submitted"), now);
+        final var unknown = h.dlq.readRecordsToList();
+        assertThat(unknown).hasSize(1);
+        assertThat(new String(unknown.get(0).key(), StandardCharsets.UTF_8)).isEqualTo("user-key");
+        assertThat(DeadLetters.header(unknown.get(0).headers(), DeadLetters.ERROR_MESSAGE)).contains("never submitted");
+        assertThat(unknown.get(0).headers().lastHeader(Origin.TOPIC)).as("no internal header leaks").isNull();
     }
 }

@@ -10,9 +10,10 @@ import java.util.List;
  *
  * <p>ALLOCATED runs from the APPLIED of its ALLOCATE to whichever comes first of the APPLIED of a
  * RELEASE/EVICT of it and its own end (COMPLETED, FAILED, EVICTED, RELEASED). RUNNING runs from STARTED
- * to its first end after that; without one, to the first stop APPLIED after STARTED (a sink from before
- * RELEASED existed reports nothing when a RELEASE stops a running part); without either, to the end of
- * the history. An end stamped before STARTED is the sink's threads racing (a stop that wins against the
+ * to its first end after that; without one, to the end of the history: a sink reports every part's end,
+ * so a part whose stop was applied but never reported gone may still run (a stop that failed). Only for
+ * a part of a scheduler from before placement ids (its ALLOCATE names none), whose sink reported nothing
+ * when a RELEASE stopped a running part, does the first stop APPLIED after STARTED end the run. An end stamped before STARTED is the sink's threads racing (a stop that wins against the
  * start it interrupts), not a part running on: the run then lasts no time.
  */
 final class PartHistory {
@@ -22,6 +23,8 @@ final class PartHistory {
 
     private final PartKey key;
     private final NodeCommand allocate;
+    /** From before placement ids and RELEASED events: a stop's APPLIED stands for the part's end. */
+    private final boolean legacySink;
     private Fact allocated;
     private Fact started;
     private final List<Fact> stops = new ArrayList<>();
@@ -30,6 +33,7 @@ final class PartHistory {
     PartHistory(final PartKey key, final NodeCommand allocate) {
         this.key = key;
         this.allocate = allocate;
+        this.legacySink = allocate.getPlacementId() == null;
     }
 
     PartKey key() {
@@ -97,13 +101,13 @@ final class PartHistory {
         if (!ends.isEmpty()) {
             return started.atMs();
         }
-        final Fact stop = firstAfterStart(stops);
+        final Fact stop = legacySink ? firstAfterStart(stops) : null;
         return stop != null ? stop.atMs() : Math.max(historyEndMs, started.atMs());
     }
 
-    /** Whether the run lasts to the end of the history (no end and no stop after STARTED). */
+    /** Whether the run lasts to the end of the history (no end; for a legacy sink, no stop after STARTED either). */
     boolean stillRunningAtEnd() {
-        return ends.isEmpty() && firstAfterStart(stops) == null;
+        return ends.isEmpty() && (!legacySink || firstAfterStart(stops) == null);
     }
 
     private Fact firstAfterStart(final List<Fact> facts) {
