@@ -121,6 +121,10 @@ public final class AuditCommand implements Callable<Integer> {
                 out.printf("%d journal entries past the position scheduler %s has decided up to %s: not compared%n",
                         undecided, applicationId, decidedUpTo);
             }
+            if (h.history.undecodableSinkRecords() > 0) {
+                out.printf("%d records of the job-events and node-commands topics could not be decoded: not judged%n",
+                        h.history.undecodableSinkRecords());
+            }
             final AuditResult r = new Auditor(HistorySource.configs(settings, decisions), start, range)
                     .run(h.history.journal(source.pool, offsets, decidedUpTo), RecordedDecisions.of(decisions), commands,
                             reality);
