@@ -5,8 +5,12 @@ import io.gpupool.sink.apply.Applier;
 import io.gpupool.sink.apply.JobPart;
 import io.gpupool.sink.apply.Outcome;
 import io.gpupool.sink.metrics.SinkMetrics;
+import io.gpupool.avro.JobEventType;
+import io.gpupool.sink.events.JobEvents;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,6 +23,10 @@ import org.slf4j.LoggerFactory;
  * the consumer thread, or, when a part being stopped still holds one of its GPUs, on a worker thread
  * once that stop is over ({@link GpuHandover}). The consumer goes on with the other nodes' commands
  * meanwhile.
+ *
+ * <p>A part is never started on a GPU whose previous part may still run: when that part's stop
+ * failed, or is not over within the bound, the part is refused instead, reported EVICTED (node
+ * side, naming the GPU and the part that holds it) and counted ({@code gpupool.sink.starts.refused}).
  */
 final class PartStarts {
 
@@ -51,19 +59,24 @@ final class PartStarts {
             startNow(part, t0, recordTimestamp);
             return;
         }
+        final Optional<GpuHandover.Stop> failed = GpuHandover.failedOf(before);
+        if (failed.isPresent()) {
+            refuse(part, failed.get(), "which could not be stopped");
+            return;
+        }
         metrics.startWaited();
         LOG.info("{} waits for the stop of {} before it starts", part.key(), before);
         final CompletableFuture<Void> over = new CompletableFuture<>();
         waiting.put(part.commandId(), over); // before it can complete: a stop of this part must find it
         GpuHandover.whenOver(before).thenAcceptAsync(stillRunning -> {
-            if (!stillRunning.isEmpty()) {
-                metrics.startOverlapped();
-                LOG.warn("starting {} on {} although the stop of {} did not finish (failed, or not over within {})",
-                        part.key(), part.gpuUuids(), stillRunning.stream().map(GpuHandover.Stop::part).toList(),
-                        handover.bound());
-            }
             if (!tracker.isLive(part)) {
                 LOG.info("{} was stopped before its GPUs were free; not started", part.key());
+                return;
+            }
+            if (!stillRunning.isEmpty()) {
+                final GpuHandover.Stop stop = stillRunning.get(0);
+                refuse(part, stop, stop.failed() ? "which could not be stopped"
+                        : "which could not be stopped within " + handover.bound());
                 return;
             }
             try {
@@ -80,6 +93,23 @@ final class PartStarts {
             waiting.remove(part.commandId(), over);
             over.complete(null);
         });
+    }
+
+    /**
+     * Never starts the part: the part before it on one of its GPUs may still run (its stop failed, or
+     * is not over within the bound). Reported as a node-side EVICTED, settled like every terminal
+     * event (outcome in the ledger first), so the scheduler evicts and requeues the job.
+     */
+    private void refuse(final JobPart part, final GpuHandover.Stop stop, final String why) {
+        if (!tracker.claim(part)) {
+            return; // stopped meanwhile: that stop reports it, and it never started
+        }
+        metrics.startRefused();
+        final String reason = "GPU " + stop.heldGpu(part) + " on " + part.nodeId() + " is still held by part "
+                + stop.part() + " (placement " + stop.placementId() + "), " + why;
+        LOG.warn("not starting {}: {}", part.key(), reason);
+        tracker.settle(part, JobEvents.ofPart(part, JobEventType.EVICTED, Instant.now(), null, reason));
+        tracker.stopped(part);
     }
 
     /** Completes once the part's start is over (started, failed or skipped); at once when it is not waiting. */

@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * commands) and reports how each ended: EVICTED for an EVICT, RELEASED for a RELEASE (a gang's other
  * ranks after one ended), once the stop is over, so the event tells when the part really stopped.
  * The report is settled like every terminal event: outcome in the ledger first, settled once Kafka
- * has it. A stop that fails is left unsettled in the ledger, and the next sink process tries again.
+ * has it. A stop that fails (its retries ran out, or it could not run) is left unsettled in the
+ * ledger, and the next sink process tries again; meanwhile its part may still run, so its GPUs stay
+ * held ({@link GpuHandover}) and a start on them is refused, in this sink process, for good.
  */
 final class PartStops {
 
@@ -50,7 +52,8 @@ final class PartStops {
         // A part whose start still waits for its GPUs is stopped after that start, which skips a claimed
         // part; stopping it before could leave a process started after its stop, that nothing stops.
         starts.startOver(part).thenRunAsync(() -> finish(part, stop, gpus), workers).exceptionally(error -> {
-            LOG.warn("stop of {} not run: {}; the next sink process does it", part.key(), error.toString());
+            LOG.warn("stop of {} not run: {}; the next sink process does it, its GPUs stay held until then",
+                    part.key(), error.toString());
             handover.finished(gpus, false);
             return null;
         });
@@ -74,9 +77,11 @@ final class PartStops {
             Thread.currentThread().interrupt();
         } catch (final Exception e) {
             metrics.failed(stop.type());
-            LOG.error("could not stop {} ({}): {}", part.key(), stop.type(), e.toString());
+            LOG.error("could not stop {} ({}): {}; it may still run, its GPUs stay held", part.key(), stop.type(),
+                    e.toString());
         } finally {
             // After the event: a part waiting for these GPUs reports STARTED after this one's end.
+            // Not gone: they stay held, and the parts waiting for them are refused.
             handover.finished(gpus, gone);
         }
     }

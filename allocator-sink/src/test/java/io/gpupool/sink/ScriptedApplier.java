@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * An applier for processor tests: a part runs until the test ends it or a stop takes it; a stop
  * takes {@code stopMillis} (a grace period). It logs what happened, in order, as "start JOB@NODE",
- * "stop JOB@NODE" (when a stop begins) and "stopped JOB@NODE" (when it is over).
+ * "stop JOB@NODE" (when a stop begins) and "stopped JOB@NODE" (when it is over). With
+ * {@link #stopsFail} every stop throws and leaves the part running.
  */
 final class ScriptedApplier implements Applier {
 
@@ -26,6 +27,8 @@ final class ScriptedApplier implements Applier {
     final List<String> log = new CopyOnWriteArrayList<>();
     private final AtomicInteger stopping = new AtomicInteger();
     final AtomicInteger mostStopsAtOnce = new AtomicInteger();
+    /** When set, every stop attempt throws (after "stop JOB@NODE"), and the part goes on running. */
+    volatile boolean stopsFail;
 
     ScriptedApplier(final long stopMillis, final Duration longestStop) {
         this.stopMillis = stopMillis;
@@ -45,7 +48,14 @@ final class ScriptedApplier implements Applier {
     }
 
     @Override
-    public Optional<Outcome> stop(final JobPart part, final String reason) throws InterruptedException {
+    public Optional<Outcome> stop(final JobPart part, final String reason) throws Exception {
+        if (stopsFail) {
+            if (!running.containsKey(part.commandId())) {
+                return Optional.empty();
+            }
+            log.add("stop " + part.key());
+            throw new java.io.IOException("process survived SIGKILL (test)");
+        }
         if (running.remove(part.commandId()) == null) {
             return Optional.empty();
         }

@@ -22,14 +22,16 @@ public interface Applier extends AutoCloseable {
     /**
      * Stops the part if it still runs and frees what it holds; returns once it is gone, with how it
      * ended, or empty when it was not running here. After a stop the observer is not called for the
-     * part any more (the sink ignores a late call).
+     * part any more (the sink ignores a late call). Throws when the part may still run; the part must
+     * then stay tracked, so that the next call really tries again (empty means "not running").
      */
     Optional<Outcome> stop(JobPart part, String reason) throws Exception;
 
     /**
      * The longest one {@link #stop} takes when the part does not go quietly (grace period, kill and
      * the wait for the exit). A part placed on the GPUs of a part being stopped waits for that stop
-     * as long as this allows, retries included, then starts anyway. An applier that does not say is
+     * as long as this allows, retries included; after that it is refused (reported EVICTED), never
+     * started beside a part that may still run. An applier that does not say is
      * given a minute, more than a process's usual grace period and kill.
      */
     default Duration longestStop() {

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -49,8 +50,16 @@ public final class ExecApplier implements Applier {
         return t;
     });
 
-    /** A running part's process; {@code process} is empty for one adopted after a restart (not our child). */
-    private record Tracked(ProcessHandle handle, Optional<Process> process) {
+    /**
+     * A running part's process; {@code process} is empty for one adopted after a restart (not our
+     * child); {@code stopping}: a stop has begun (its exit no longer ends the part: the stop reports
+     * it); {@code survivors}: what outlived the SIGKILL of a stop that failed, to kill again.
+     */
+    private record Tracked(ProcessHandle handle, Optional<Process> process, boolean stopping,
+                           Set<ProcessHandle> survivors) {
+        Tracked(final ProcessHandle handle, final Optional<Process> process) {
+            this(handle, process, false, Set.of());
+        }
     }
 
     public ExecApplier(final CommandTemplate template, final Duration grace, final Path logDir) {
@@ -116,13 +125,38 @@ public final class ExecApplier implements Applier {
         throw new IOException("cannot run program \"" + program + "\": not found in PATH " + path);
     }
 
+    /**
+     * Stops the part's process tree. The part stays tracked until that succeeded: a stop that threw
+     * (processes outlived SIGKILL) is tried again by the next call, which SIGKILLs the survivors
+     * again instead of reporting the part stopped.
+     */
     @Override
-    public Optional<Outcome> stop(final JobPart part, final String reason) throws InterruptedException {
-        final Tracked handle = running.remove(part.commandId());
-        if (handle == null) {
+    public Optional<Outcome> stop(final JobPart part, final String reason) throws InterruptedException, IOException {
+        final Tracked found = running.get(part.commandId());
+        if (found == null) {
             return Optional.empty();
         }
-        final ProcessTree.Ending ending = ProcessTree.stop(handle.handle(), grace);
+        // Marked, so that the exit our signal causes does not take the part out before the stop succeeded.
+        final Tracked handle = found.stopping() ? found : new Tracked(found.handle(), found.process(), true, Set.of());
+        if (handle != found && !running.replace(part.commandId(), found, handle)) {
+            return Optional.empty(); // it exited by itself just now
+        }
+        final ProcessTree.Ending ending;
+        try {
+            if (handle.survivors().isEmpty()) {
+                ending = ProcessTree.stop(handle.handle(), grace);
+            } else {
+                ProcessTree.kill(handle.survivors());
+                ending = ProcessTree.Ending.KILLED;
+            }
+        } catch (final ProcessTree.StillRunningException e) {
+            // Kept, with what is left to kill: a retry kills those again rather than report the part stopped.
+            running.replace(part.commandId(), handle, new Tracked(handle.handle(), handle.process(), true,
+                    e.survivors()));
+            LOG.warn("could not stop {} (pid {}): {}", part.key(), handle.handle().pid(), e.getMessage());
+            throw e;
+        }
+        running.remove(part.commandId());
         LOG.info("stopped {} (pid {}): {} ({})", part.key(), handle.handle().pid(), ending, reason);
         final String how = ending == ProcessTree.Ending.KILLED
                 ? "SIGKILL after " + grace.toMillis() + " ms grace" : "SIGTERM";

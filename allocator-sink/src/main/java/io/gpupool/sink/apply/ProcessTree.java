@@ -10,7 +10,9 @@ import java.util.Set;
 /**
  * Stops a process and everything it started: SIGTERM to the whole tree (so a shell waiting on a
  * child gets to run its trap), a grace period, then SIGKILL to whatever is left, including
- * children that were re-parented when their parent died.
+ * children that were re-parented when their parent died. A process still alive after the kill
+ * wait (e.g. in uninterruptible sleep after a GPU Xid) is not stopped: {@link #stop} throws
+ * {@link StillRunningException}, naming the survivors, which {@link #kill} can try again.
  */
 public final class ProcessTree {
 
@@ -28,10 +30,32 @@ public final class ProcessTree {
     public static final Duration KILL_WAIT = Duration.ofSeconds(10);
     private static final long POLL_MILLIS = 20;
 
+    /** Processes of the tree that outlived SIGKILL and the kill wait: the tree is not stopped. */
+    public static final class StillRunningException extends java.io.IOException {
+        private static final long serialVersionUID = 1L;
+        private final transient Set<ProcessHandle> survivors;
+
+        StillRunningException(final Set<ProcessHandle> survivors) {
+            super("process(es) " + survivors.stream().map(ProcessHandle::pid).toList() + " still alive "
+                    + KILL_WAIT.toMillis() + " ms after SIGKILL");
+            this.survivors = Set.copyOf(survivors);
+        }
+
+        public Set<ProcessHandle> survivors() {
+            return survivors;
+        }
+    }
+
     private ProcessTree() {
     }
 
-    public static Ending stop(final ProcessHandle root, final Duration grace) throws InterruptedException {
+    /**
+     * Stops the tree; returns once every process of it is gone.
+     *
+     * @throws StillRunningException when processes outlive SIGKILL and {@link #KILL_WAIT}
+     */
+    public static Ending stop(final ProcessHandle root, final Duration grace)
+            throws InterruptedException, StillRunningException {
         if (!alive(root)) {
             return Ending.NOT_RUNNING;
         }
@@ -45,9 +69,28 @@ public final class ProcessTree {
         for (final ProcessHandle p : Set.copyOf(tree)) {
             tree.addAll(p.descendants().toList());
         }
-        tree.forEach(ProcessHandle::destroyForcibly); // SIGKILL
-        awaitAll(tree, KILL_WAIT);
+        kill(tree);
         return Ending.KILLED;
+    }
+
+    /**
+     * SIGKILLs these processes (and what they started) and waits {@link #KILL_WAIT} for them to die.
+     *
+     * @throws StillRunningException naming the processes still alive then
+     */
+    public static void kill(final Set<ProcessHandle> processes) throws InterruptedException, StillRunningException {
+        final Set<ProcessHandle> tree = new LinkedHashSet<>(processes);
+        for (final ProcessHandle p : Set.copyOf(tree)) {
+            tree.addAll(p.descendants().toList());
+        }
+        tree.forEach(ProcessHandle::destroyForcibly); // SIGKILL
+        if (!awaitAll(tree, KILL_WAIT)) {
+            final Set<ProcessHandle> alive = new LinkedHashSet<>();
+            tree.stream().filter(ProcessTree::alive).forEach(alive::add);
+            if (!alive.isEmpty()) {
+                throw new StillRunningException(alive);
+            }
+        }
     }
 
     private static Set<ProcessHandle> tree(final ProcessHandle root) {

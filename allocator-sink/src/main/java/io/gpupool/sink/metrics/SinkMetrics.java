@@ -70,10 +70,13 @@ public final class SinkMetrics {
                 .tag("applier", applier).register(registry).increment();
     }
 
-    /** A start that waited for a stop on its GPUs as long as allowed, and went ahead before that stop finished. */
-    public void startOverlapped() {
-        Counter.builder("gpupool.sink.starts.overlapped")
-                .description("Starts that went ahead while a stop on their GPUs had not finished in time")
+    /**
+     * A start refused because the part before it on one of its GPUs may still run (its stop failed,
+     * or was not over within the bound): reported EVICTED, never started.
+     */
+    public void startRefused() {
+        Counter.builder("gpupool.sink.starts.refused")
+                .description("Starts refused because a part whose stop failed or overran may still run on their GPUs")
                 .tag("applier", applier).register(registry).increment();
     }
 
