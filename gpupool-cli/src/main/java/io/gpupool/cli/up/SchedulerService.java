@@ -11,6 +11,19 @@ import java.util.Properties;
 
 /** The scheduler (both stages) on the local stack; its query URL goes into the data directory. */
 public final class SchedulerService implements UpService {
+    private final String applicationId;
+
+    public SchedulerService() {
+        this(SchedulerOptions.DEFAULT_APPLICATION_ID);
+    }
+
+    /**
+     * Under another Kafka Streams application id: its stores and internal topics are its own, so two
+     * pipelines on one broker (tests sharing the local stack) do not restore each other's state.
+     */
+    public SchedulerService(final String applicationId) {
+        this.applicationId = applicationId;
+    }
 
     @Override
     public String name() {
@@ -20,7 +33,7 @@ public final class SchedulerService implements UpService {
     @Override
     public AutoCloseable start(final UpContext context) throws Exception {
         final Path dataDir = context.settings().broker().layout().dataDir();
-        final SchedulerOptions o = new SchedulerOptions(SchedulerOptions.DEFAULT_APPLICATION_ID, context.bootstrapServers(),
+        final SchedulerOptions o = new SchedulerOptions(applicationId, context.bootstrapServers(),
                 context.registryUrl().orElseThrow(() -> new IllegalStateException("the scheduler needs the schema registry")),
                 new Properties(), false, dataDir.resolve("scheduler-state"), "127.0.0.1", 0, Map.of(),
                 SchedulerOptions.DEFAULT_SNAPSHOT_EVERY, SchedulerOptions.DEFAULT_TICK_INTERVAL_MS,

@@ -17,6 +17,7 @@ import io.gpupool.cli.up.PipelineOptions;
 import io.gpupool.cli.up.PipelineParts;
 import io.gpupool.cli.up.PipelineServices;
 import io.gpupool.cli.up.SchedulerProbe;
+import io.gpupool.cli.up.SchedulerService;
 import io.gpupool.cli.up.ServiceGroup;
 import io.gpupool.cli.up.TopicsService;
 import io.gpupool.cli.up.UpContext;
@@ -29,7 +30,6 @@ import io.gpupool.localstack.broker.BrokerSettings;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
 import io.gpupool.scheduler.query.QueryEndpoint;
-import io.gpupool.scheduler.stream.SchedulerApp;
 import io.gpupool.scheduler.stream.SchedulerOptions;
 import io.gpupool.serde.AvroSerdeConfig;
 import io.gpupool.serde.SpecificAvroSerde;
@@ -129,7 +129,7 @@ class AnyProducerOnStackTest {
         final UpContext context = new UpContext(new LocalStackSettings(BrokerSettings.defaults(dataDir), 0), names,
                 new PrintWriter(new StringWriter(), true));
         context.stackStarted(new StackDescriptor(dataDir, stack.bootstrapServers(), stack.registryUrl(), -1, -1));
-        final List<UpService> services = new ArrayList<>(List.of(new TopicsService(), new OwnScheduler(applicationId)));
+        final List<UpService> services = new ArrayList<>(List.of(new TopicsService(), new SchedulerService(applicationId)));
         services.addAll(PipelineServices.of(options, parts, new PrintWriter(new StringWriter(), true)));
         group = new ServiceGroup(services);
         group.start(context);
@@ -562,43 +562,4 @@ class AnyProducerOnStackTest {
         }
     }
 
-    /**
-     * The scheduler as {@code gpupool up}'s SchedulerService starts it (both stages, exactly-once, the
-     * engine's defaults, its query URL published in the data directory), under its own application id.
-     */
-    private static final class OwnScheduler implements UpService {
-        private final String applicationId;
-
-        OwnScheduler(final String applicationId) {
-            this.applicationId = applicationId;
-        }
-
-        @Override
-        public String name() {
-            return "scheduler";
-        }
-
-        @Override
-        public AutoCloseable start(final UpContext context) throws Exception {
-            final Path dataDir = context.settings().broker().layout().dataDir();
-            final SchedulerApp app = SchedulerApp.start(new SchedulerOptions(applicationId, context.bootstrapServers(),
-                    context.registryUrl().orElseThrow(), new Properties(), false, dataDir.resolve("scheduler-state"),
-                    "127.0.0.1", 0, Map.of(), SchedulerOptions.DEFAULT_SNAPSHOT_EVERY,
-                    SchedulerOptions.DEFAULT_TICK_INTERVAL_MS, TopicCatalog.defaults().withOverrides(context.config())));
-            try {
-                if (!app.awaitRunning(Duration.ofMinutes(2))) {
-                    throw new IllegalStateException("the scheduler did not reach RUNNING: " + app.streams().state());
-                }
-            } catch (Exception e) {
-                app.close();
-                throw e;
-            }
-            final String url = "http://127.0.0.1:" + app.httpPort();
-            QueryEndpoint.publish(dataDir, url);
-            return () -> {
-                QueryEndpoint.withdraw(dataDir, url);
-                app.close();
-            };
-        }
-    }
 }
