@@ -30,7 +30,7 @@ final class FairShare {
     void advance(final Account a, final long nowMs) {
         final long dt = StreamTime.minus(nowMs, a.asOfMs);
         if (dt > 0) {
-            a.usageGpuMs = a.usageGpuMs * Math.pow(0.5, (double) dt / halfLifeMs) + a.heldMilli / 1000.0 * dt;
+            a.usageGpuMs = a.usageGpuMs * StrictMath.pow(0.5, (double) dt / halfLifeMs) + a.heldMilli / 1000.0 * dt;
             a.asOfMs = nowMs;
         }
     }
@@ -54,7 +54,7 @@ final class FairShare {
             return 0;
         }
         final long dt = Math.max(0, StreamTime.minus(nowMs, a.asOfMs));
-        final double u = a.usageGpuMs * Math.pow(0.5, (double) dt / halfLifeMs) + a.heldMilli / 1000.0 * dt;
+        final double u = a.usageGpuMs * StrictMath.pow(0.5, (double) dt / halfLifeMs) + a.heldMilli / 1000.0 * dt;
         return u / weight;
     }
 

@@ -693,7 +693,7 @@ final class Placer {
         }
         final JobSizeMix mix = st.sizeMix;
         final double growth = (d - (double) mix.cpuOnlyWeight * placedMilli) / Math.max(1, mix.totalWeight);
-        return -(long) (100.0 / (1.0 + Math.exp(growth / 1000.0)));
+        return -(long) (100.0 / (1.0 + StrictMath.exp(growth / 1000.0)));
     }
 
     private long deltaWhole(final NodeState n, final int[] gpus, final long cpu) {

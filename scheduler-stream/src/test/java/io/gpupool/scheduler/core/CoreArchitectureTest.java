@@ -31,6 +31,17 @@ class CoreArchitectureTest {
                 .check(CORE);
     }
 
+    /** java.lang.Math's transcendental functions may differ in the last bit between JVMs and CPUs; StrictMath may not. */
+    @Test
+    void coreComputesTranscendentalFunctionsBitExactly() {
+        noClasses().should().callMethod(Math.class, "pow", double.class, double.class)
+                .orShould().callMethod(Math.class, "exp", double.class)
+                .orShould().callMethod(Math.class, "log", double.class)
+                .orShould().callMethod(Math.class, "log10", double.class)
+                .orShould().callMethod(Math.class, "cbrt", double.class)
+                .check(CORE);
+    }
+
     @Test
     void coreHasNoUnseededRandomness() {
         noClasses().should().callConstructor(java.util.Random.class)
