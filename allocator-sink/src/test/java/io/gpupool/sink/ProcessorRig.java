@@ -10,6 +10,8 @@ import io.gpupool.sink.ledger.AppliedLedger;
 import io.gpupool.sink.metrics.SinkMetrics;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,15 +96,12 @@ final class ProcessorRig implements AutoCloseable {
         return event(eventId).orElseThrow();
     }
 
-    void awaitUntil(final Predicate<ProcessorRig> condition, final Duration timeout, final String what)
-            throws InterruptedException {
-        final long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.test(this)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(what + " not within " + timeout + "; events: "
-                        + events.stream().map(JobEvent::getEventId).toList());
-            }
-            Thread.sleep(5);
+    void awaitUntil(final Predicate<ProcessorRig> condition, final Duration timeout, final String what) {
+        try {
+            Awaitility.await(what).atMost(timeout).pollInterval(Duration.ofMillis(5)).until(() -> condition.test(this));
+        } catch (final ConditionTimeoutException e) {
+            throw new AssertionError(what + " not within " + timeout + "; events: "
+                    + events.stream().map(JobEvent::getEventId).toList(), e);
         }
     }
 

@@ -52,6 +52,7 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.zip.CRC32;
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.awaitility.Awaitility;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -245,24 +246,21 @@ class AnyProducerOnStackTest {
         // timeout) stale at its next tick (every 5 s) and evict the running jobs: stop at the first such decision
         final Predicate<PlacementDecision> healthTrouble = d -> d.getOutcome() == DecisionOutcome.EVICTED
                 || HEALTH_REASONS.contains(String.valueOf(d.getReasonCode()));
-        final long deadline = System.currentTimeMillis() + WAIT.toMillis();
-        Set<String> open = Set.copyOf(written.keySet());
-        while (!open.isEmpty() && System.currentTimeMillis() < deadline) {
+        Awaitility.await("every fast-clock job released").atMost(WAIT).pollInterval(Duration.ofMillis(250)).until(() -> {
             final List<PlacementDecision> all = decisions.all();
-            assertThat(all).as("no eviction, no health reason").noneMatch(healthTrouble);
+            assertThat(all).as("no eviction, no health reason").noneMatch(healthTrouble); // fails the wait at once
             final Set<String> released = all.stream().filter(d -> d.getOutcome() == DecisionOutcome.RELEASED)
                     .map(PlacementDecision::getJobId).collect(Collectors.toSet());
-            open = open.stream().filter(id -> !released.contains(id)).collect(Collectors.toSet());
-            Thread.sleep(250);
-        }
+            return released.containsAll(written.keySet());
+        });
         final Map<String, PlacementDecision> released = awaitEach(written.keySet(), DecisionOutcome.RELEASED, Duration.ofSeconds(1));
         assertThat(released).allSatisfy((job, d) ->
                 assertThat(d.getReasonCode()).as("why %s was released: %s", job, d).isEqualTo("COMPLETED"));
         // and three ticks after the last fast record, with the fleet reporting all the while
+        // time itself is the condition here: the pool's clock must tick on while the fleet reports
         final long ticksLater = lastSent + 3 * SchedulerOptions.DEFAULT_TICK_INTERVAL_MS + 1_000;
-        while (System.currentTimeMillis() < ticksLater) {
-            Thread.sleep(250);
-        }
+        Awaitility.await("three clock ticks").atMost(WAIT).pollInterval(Duration.ofMillis(250))
+                .until(() -> System.currentTimeMillis() >= ticksLater);
         awaitPoolIdle();
         final JsonNode pool = scheduler.pool(PipelineParts.POOL).orElseThrow();
         assertThat(pool.path("gpus").path("unhealthy").asLong()).as("no GPU went stale: %s", pool).isZero();
@@ -410,16 +408,11 @@ class AnyProducerOnStackTest {
     }
 
     /** Waits until the query API shows no GPU allocated and nothing queued: every job's capacity is back. */
-    private void awaitPoolIdle() throws InterruptedException {
-        final long deadline = System.currentTimeMillis() + WAIT.toMillis();
-        JsonNode pool = null;
-        while (System.currentTimeMillis() < deadline) {
-            pool = scheduler.pool(PipelineParts.POOL).orElse(null);
-            if (pool != null && pool.path("gpus").path("allocated").asLong() == 0 && pool.path("queue").path("total").asLong() == 0) {
-                break;
-            }
-            Thread.sleep(250);
-        }
+    private void awaitPoolIdle() {
+        final JsonNode pool = Awaitility.await("pool " + PipelineParts.POOL + " idle").atMost(WAIT)
+                .pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+                .until(() -> scheduler.pool(PipelineParts.POOL).orElse(null), p -> p != null
+                        && p.path("gpus").path("allocated").asLong() == 0 && p.path("queue").path("total").asLong() == 0);
         assertThat(pool).as("the scheduler's view of pool %s", PipelineParts.POOL).isNotNull();
         assertThat(pool.path("gpus").path("allocated").asLong()).as("capacity released: %s", pool).isZero();
         assertThat(pool.path("gpus").path("total").asLong()).isEqualTo(GPUS);
@@ -427,22 +420,18 @@ class AnyProducerOnStackTest {
     }
 
     /** Every node command on the topic (all of them, from the start) has an APPLIED event naming it. */
-    private void awaitEveryCommandApplied(final TopicLog<NodeCommand> commands) throws InterruptedException {
-        final long deadline = System.currentTimeMillis() + WAIT.toMillis();
-        List<NodeCommand> unapplied = List.of();
-        int seen = -1;
-        while (System.currentTimeMillis() < deadline) {
+    private void awaitEveryCommandApplied(final TopicLog<NodeCommand> commands) {
+        final int[] seen = {-1};
+        // every command answered, and the command log stood still for one poll
+        Awaitility.await("every node command APPLIED").atMost(WAIT).pollInterval(Duration.ofMillis(500)).until(() -> {
             final List<NodeCommand> sent = commands.all();
             final Set<String> applied = events.all().stream().filter(e -> e.getType() == JobEventType.APPLIED)
                     .map(e -> String.valueOf(e.getCommandId())).collect(Collectors.toSet());
-            unapplied = sent.stream().filter(c -> !applied.contains(c.getCommandId())).toList();
-            if (!sent.isEmpty() && unapplied.isEmpty() && sent.size() == seen) {
-                return; // and the command log stood still for one round
-            }
-            seen = sent.size();
-            Thread.sleep(500);
-        }
-        throw new AssertionError("node commands without an APPLIED event after " + WAIT.toSeconds() + " s: " + unapplied);
+            final boolean settled = !sent.isEmpty() && sent.size() == seen[0]
+                    && sent.stream().allMatch(c -> applied.contains(c.getCommandId()));
+            seen[0] = sent.size();
+            return settled;
+        });
     }
 
     /** Waits until the scheduler has committed (decided) everything journaled before now. */
@@ -454,21 +443,14 @@ class AnyProducerOnStackTest {
                     .map(i -> new TopicPartition(journal, i.partition())).toList();
             ends = c.endOffsets(tps);
         }
-        final long deadline = System.currentTimeMillis() + WAIT.toMillis();
-        Map<TopicPartition, OffsetAndMetadata> committed = Map.of();
         try (Admin admin = Admin.create(stack.adminConfig())) {
-            while (System.currentTimeMillis() < deadline) {
-                committed = admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata()
-                        .get(30, java.util.concurrent.TimeUnit.SECONDS);
-                final Map<TopicPartition, OffsetAndMetadata> now = committed;
-                if (ends.entrySet().stream().allMatch(e -> e.getValue() == 0
-                        || (now.get(e.getKey()) != null && now.get(e.getKey()).offset() >= e.getValue()))) {
-                    return;
-                }
-                Thread.sleep(250);
-            }
+            Awaitility.await("scheduler " + applicationId + " decided up to " + ends).atMost(WAIT)
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(() -> admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata()
+                            .get(30, java.util.concurrent.TimeUnit.SECONDS), now -> ends.entrySet().stream()
+                            .allMatch(e -> e.getValue() == 0
+                                    || (now.get(e.getKey()) != null && now.get(e.getKey()).offset() >= e.getValue())));
         }
-        throw new AssertionError("scheduler " + applicationId + " did not decide up to " + ends + "; committed " + committed);
     }
 
     private long deadLetters() {
