@@ -49,7 +49,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 final class LocalPipeline implements AutoCloseable {
     static final String POOL = "default";
-    static final String SCHEDULER_MAIN = "io.gpupool.scheduler.stream.SchedulerMain";
+    static final String SCHEDULER_MAIN = "io.gpupool.scheduler.app.SchedulerMain";
 
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
     private final Map<String, List<String>> targets = new LinkedHashMap<>();

@@ -8,7 +8,7 @@ import io.gpupool.cli.history.SnapshotChoice;
 import io.gpupool.scheduler.audit.AuditRange;
 import io.gpupool.scheduler.audit.AuditResult;
 import io.gpupool.scheduler.audit.Auditor;
-import io.gpupool.scheduler.audit.EngineSnapshot;
+import io.gpupool.scheduler.journal.EngineSnapshot;
 import io.gpupool.scheduler.audit.RecordedCommands;
 import io.gpupool.scheduler.audit.RecordedDecisions;
 import io.gpupool.scheduler.audit.reality.RealityAudit;

@@ -1,6 +1,6 @@
 package io.gpupool.cli;
 
-import io.gpupool.scheduler.audit.AuditBench;
+import io.gpupool.bench.audit.AuditBench;
 import io.gpupool.scheduler.audit.AuditResult;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;

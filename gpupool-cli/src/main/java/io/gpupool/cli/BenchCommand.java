@@ -1,7 +1,7 @@
 package io.gpupool.cli;
 
-import io.gpupool.scheduler.bench.EngineBench;
-import io.gpupool.scheduler.bench.EngineBenchOptions;
+import io.gpupool.bench.engine.EngineBench;
+import io.gpupool.bench.engine.EngineBenchOptions;
 import io.gpupool.scheduler.core.ScoringPolicy;
 import java.io.PrintStream;
 import java.io.PrintWriter;

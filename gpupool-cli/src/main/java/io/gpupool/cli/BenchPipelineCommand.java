@@ -2,8 +2,8 @@ package io.gpupool.cli;
 
 import io.gpupool.cli.config.ClusterOptions;
 import io.gpupool.localstack.StackDescriptor;
-import io.gpupool.scheduler.stream.bench.PipelineBench;
-import io.gpupool.scheduler.stream.bench.PipelineBenchOptions;
+import io.gpupool.bench.pipeline.PipelineBench;
+import io.gpupool.bench.pipeline.PipelineBenchOptions;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.util.Map;

@@ -5,7 +5,7 @@ import io.gpupool.cli.config.DataDirOption;
 import io.gpupool.cli.history.HistorySource;
 import io.gpupool.localstack.StackDescriptor;
 import io.gpupool.localstack.StackHandle;
-import io.gpupool.scheduler.audit.EngineSnapshot;
+import io.gpupool.scheduler.journal.EngineSnapshot;
 import io.gpupool.scheduler.audit.PointInTime;
 import java.io.IOException;
 import java.io.Reader;

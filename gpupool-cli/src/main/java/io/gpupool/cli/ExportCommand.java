@@ -3,7 +3,7 @@ package io.gpupool.cli;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.cli.history.HistorySource;
 import io.gpupool.scheduler.audit.JobCsv;
-import io.gpupool.scheduler.audit.JournalRecord;
+import io.gpupool.scheduler.journal.JournalRecord;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

@@ -2,7 +2,7 @@ package io.gpupool.cli;
 
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.cli.history.HistorySource;
-import io.gpupool.scheduler.audit.JournalRecord;
+import io.gpupool.scheduler.journal.JournalRecord;
 import io.gpupool.scheduler.audit.RunStats;
 import io.gpupool.scheduler.audit.WhatIf;
 import java.io.IOException;

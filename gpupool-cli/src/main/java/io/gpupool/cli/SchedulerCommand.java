@@ -4,7 +4,7 @@ import io.gpupool.cli.config.ClusterOptions;
 import io.gpupool.cli.config.DurationConverter;
 import io.gpupool.localstack.StackDescriptor;
 import io.gpupool.scheduler.query.QueryEndpoint;
-import io.gpupool.scheduler.stream.SchedulerApp;
+import io.gpupool.scheduler.app.SchedulerApp;
 import io.gpupool.scheduler.stream.SchedulerOptions;
 import io.gpupool.topics.TopicCatalog;
 import java.io.PrintWriter;

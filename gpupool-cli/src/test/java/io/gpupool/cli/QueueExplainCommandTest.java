@@ -10,7 +10,7 @@ import io.gpupool.avro.NodeInventory;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
 import io.gpupool.registry.RegistryClientConfig;
-import io.gpupool.scheduler.stream.SchedulerApp;
+import io.gpupool.scheduler.app.SchedulerApp;
 import io.gpupool.scheduler.stream.SchedulerOptions;
 import io.gpupool.serde.AvroSerdeConfig;
 import io.gpupool.serde.SpecificAvroSerializer;

@@ -1,7 +1,7 @@
 package io.gpupool.cli.history;
 
 import io.gpupool.scheduler.audit.AuditRange;
-import io.gpupool.scheduler.audit.EngineSnapshot;
+import io.gpupool.scheduler.journal.EngineSnapshot;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.gpupool.cli.up;
 
 import io.gpupool.scheduler.query.QueryEndpoint;
-import io.gpupool.scheduler.stream.SchedulerApp;
+import io.gpupool.scheduler.app.SchedulerApp;
 import io.gpupool.scheduler.stream.SchedulerOptions;
 import io.gpupool.topics.TopicCatalog;
 import java.nio.file.Path;

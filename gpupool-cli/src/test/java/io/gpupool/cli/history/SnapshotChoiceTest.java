@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpupool.scheduler.audit.AuditRange;
-import io.gpupool.scheduler.audit.EngineSnapshot;
+import io.gpupool.scheduler.journal.EngineSnapshot;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package io.gpupool.scheduler.stream;
 
+import io.gpupool.scheduler.journal.JournalApplier;
+
 import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.JournalPosition;
 import io.gpupool.scheduler.core.EngineConfig;

@@ -22,9 +22,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * moves on, which invalidates the old tail without deleting it (slots are overwritten, the changelog
  * compacts them away). Restore = load the snapshot, re-apply the tail slots of its generation in order.
  */
-final class EngineStore {
-    static final String SNAPSHOTS = "placer-snapshots";
-    static final String TAIL = "placer-tail";
+public final class EngineStore {
+    public static final String SNAPSHOTS = "placer-snapshots";
+    public static final String TAIL = "placer-tail";
     /** Below Kafka's default 1 MB record limit with room for headers. */
     static final int CHUNK_BYTES = 512 * 1024;
     private static final char SEP = '\u0001';

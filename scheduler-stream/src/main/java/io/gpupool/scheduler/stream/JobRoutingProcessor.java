@@ -1,5 +1,9 @@
 package io.gpupool.scheduler.stream;
 
+import io.gpupool.scheduler.journal.Codecs;
+import io.gpupool.scheduler.journal.JobRequestMapper;
+import io.gpupool.scheduler.journal.TopicNames;
+
 import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobEvent;
 import io.gpupool.avro.JobSubmit;

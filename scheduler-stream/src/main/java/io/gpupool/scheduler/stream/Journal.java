@@ -10,8 +10,6 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 /** Builds journal records: key = pool, value = JournalEntry naming the input it came from. */
 final class Journal {
     static final String SINK = "journal-sink";
-    /** Tick reason for a node's liveness (the engine treats it as that node's heartbeat). */
-    static final String HEARTBEAT = "heartbeat";
     static final String CLOCK = "clock";
 
     private Journal() {

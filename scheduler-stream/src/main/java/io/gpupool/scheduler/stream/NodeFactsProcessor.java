@@ -1,5 +1,11 @@
 package io.gpupool.scheduler.stream;
 
+import io.gpupool.scheduler.journal.JournalApplier;
+
+import io.gpupool.scheduler.journal.Codecs;
+import io.gpupool.scheduler.journal.InventoryMapper;
+import io.gpupool.scheduler.journal.TopicNames;
+
 import io.gpupool.avro.GpuInfo;
 import io.gpupool.avro.GpuSamples;
 import io.gpupool.avro.InventoryChange;
@@ -255,7 +261,7 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
             f.lastJournalMs = ts;
             f.dirty = true;
         } else if (f.lastJournalMs < 0 || ts - f.lastJournalMs >= rules.heartbeatIntervalMs()) {
-            journal(f.pool, record, where, Tick.newBuilder().setReason(Journal.HEARTBEAT).build(), "heartbeat");
+            journal(f.pool, record, where, Tick.newBuilder().setReason(JournalApplier.HEARTBEAT).build(), "heartbeat");
             f.lastJournalMs = ts;
             f.dirty = true;
         }

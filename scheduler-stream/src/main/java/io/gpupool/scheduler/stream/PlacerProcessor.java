@@ -1,11 +1,18 @@
 package io.gpupool.scheduler.stream;
 
+import io.gpupool.scheduler.journal.Applied;
+import io.gpupool.scheduler.journal.Codecs;
+import io.gpupool.scheduler.journal.JobBook;
+import io.gpupool.scheduler.journal.JobBookTopic;
+import io.gpupool.scheduler.journal.JobRecord;
+import io.gpupool.scheduler.journal.JournalApplier;
+
 import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.JournalPosition;
 import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.PlacementDecision;
-import io.gpupool.scheduler.audit.SnapshotChunks;
+import io.gpupool.scheduler.journal.SnapshotChunks;
 import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.JobEventNote;
 import io.gpupool.scheduler.core.PoolEngine;
@@ -28,11 +35,11 @@ import org.slf4j.LoggerFactory;
  * kept in {@link EngineStore} (snapshot + write-ahead tail); on init it is restored from there, with
  * the tail re-applied and its outputs suppressed (they were emitted, exactly once, the first time).
  */
-final class PlacerProcessor implements Processor<byte[], byte[], Object, Object> {
-    static final String JOB_STORE = "placer-jobs";
-    static final String DECISIONS_SINK = "decisions-sink";
-    static final String COMMANDS_SINK = "node-commands-sink";
-    static final String SNAPSHOTS_SINK = "engine-snapshots-sink";
+public final class PlacerProcessor implements Processor<byte[], byte[], Object, Object> {
+    public static final String JOB_STORE = "placer-jobs";
+    public static final String DECISIONS_SINK = "decisions-sink";
+    public static final String COMMANDS_SINK = "node-commands-sink";
+    public static final String SNAPSHOTS_SINK = "engine-snapshots-sink";
     /** Key in the job store (job ids have no '#') marking that its records are all on the snapshot topic. */
     static final String BOOK_ON_TOPIC = "#book-on-topic";
     private static final Logger LOG = LoggerFactory.getLogger(PlacerProcessor.class);
@@ -71,7 +78,7 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
     /** The timestamp of the journal record being processed, for the book records it causes. */
     private long recordTimestamp;
 
-    PlacerProcessor(final Function<String, EngineConfig> configs, final int snapshotEvery, final PoolEngines registry,
+    public PlacerProcessor(final Function<String, EngineConfig> configs, final int snapshotEvery, final PoolEngines registry,
                     final SchedulerMetrics metrics, final Codecs codecs) {
         this.configs = configs;
         this.snapshotEvery = snapshotEvery;
@@ -233,7 +240,7 @@ final class PlacerProcessor implements Processor<byte[], byte[], Object, Object>
         // The same state on the snapshot topic, with the journal offset it covers: audit starts there. The
         // job book is on that topic already, a record per job id (JobBookTopic), so it is not written here.
         final long t2 = SchedulerMetrics.wallNowMs();
-        final byte[] published = io.gpupool.scheduler.audit.EngineSnapshot.frame(name, covered.getPartition(),
+        final byte[] published = io.gpupool.scheduler.journal.EngineSnapshot.frame(name, covered.getPartition(),
                 covered.getOffset(), covered.getTimestamp().toEpochMilli(), bytes);
         for (final SnapshotChunks.Chunk c : SnapshotChunks.split(name, pool.generation, published)) {
             context.forward(new Record<Object, Object>(c.key(), c.value(), timestamp), SNAPSHOTS_SINK);

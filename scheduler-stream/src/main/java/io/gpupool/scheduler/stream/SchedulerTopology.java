@@ -1,5 +1,8 @@
 package io.gpupool.scheduler.stream;
 
+import io.gpupool.scheduler.journal.Codecs;
+import io.gpupool.scheduler.journal.TopicNames;
+
 import io.gpupool.scheduler.core.EngineConfig;
 import java.util.List;
 import java.util.function.Function;
@@ -86,7 +89,7 @@ public final class SchedulerTopology {
         }
         topo.addSink(PlacerProcessor.DECISIONS_SINK, t.decisions(), new StringSerializer(), codecs.serializer(), "placer");
         topo.addSink(PlacerProcessor.COMMANDS_SINK, t.nodeCommands(), new StringSerializer(), codecs.serializer(), "placer");
-        topo.addSink(PlacerProcessor.SNAPSHOTS_SINK, io.gpupool.scheduler.audit.SnapshotTopic.name(t.journal()),
+        topo.addSink(PlacerProcessor.SNAPSHOTS_SINK, io.gpupool.scheduler.journal.SnapshotTopic.name(t.journal()),
                 new StringSerializer(), new ByteArraySerializer(), "placer");
 
         topo.addSink(DeadLetters.SINK, t.dlq(), new ByteArraySerializer(), new ByteArraySerializer(),

@@ -10,7 +10,7 @@ import java.util.TreeSet;
  * fabric port is flapping or degraded, and when a node's uplink figure moved enough to journal.
  * Leaf congestion is the placer's (it sees every node of a leaf). Times are stream time.
  */
-record TelemetryRules(SortedSet<Integer> criticalXids, double overheatC, long heartbeatIntervalMs,
+public record TelemetryRules(SortedSet<Integer> criticalXids, double overheatC, long heartbeatIntervalMs,
                       int flapDownEvents, long flapWindowMs, long errorsPerSampleDegraded, long degradedQuietMs) {
 
     static final double MIN_TEMPERATURE_C = -40;
@@ -18,11 +18,11 @@ record TelemetryRules(SortedSet<Integer> criticalXids, double overheatC, long he
     /** Hysteresis, in percentage points, before a GPU leaves its utilisation band. */
     static final double BAND_HYSTERESIS_PCT = 3;
 
-    TelemetryRules {
+    public TelemetryRules {
         criticalXids = new TreeSet<>(criticalXids);
     }
 
-    static TelemetryRules defaults() {
+    public static TelemetryRules defaults() {
         // Same critical Xids as the engine's default; 90 C like the engine's temperature threshold.
         return new TelemetryRules(new TreeSet<>(Set.of(48, 63, 64, 74, 79, 92, 94, 95, 119, 120)), 90,
                 30_000, 3, 300_000, 10, 300_000);

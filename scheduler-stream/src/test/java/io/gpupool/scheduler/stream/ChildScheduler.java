@@ -1,5 +1,7 @@
 package io.gpupool.scheduler.stream;
 
+import io.gpupool.scheduler.app.SchedulerMain;
+
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,8 @@
 package io.gpupool.scheduler.stream;
 
+import io.gpupool.scheduler.journal.Codecs;
+import io.gpupool.scheduler.journal.TopicNames;
+
 import io.gpupool.avro.GpuSamples;
 import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobEvent;
@@ -33,30 +36,30 @@ import org.apache.kafka.streams.test.TestRecord;
  * Both stages under a TopologyTestDriver, on the serdes' in-memory registry (mock://), with typed
  * input topics and readers of the outputs.
  */
-final class Harness implements AutoCloseable {
+public final class Harness implements AutoCloseable {
     private static final AtomicInteger RUNS = new AtomicInteger();
 
-    final TopicNames topics = TopicNames.defaults();
-    final String registryName = "harness-" + RUNS.incrementAndGet();
-    final Codecs codecs = new Codecs(InMemorySchemaRegistry.named(registryName), true);
-    final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    final SchedulerMetrics metrics = new SchedulerMetrics(meters);
-    final PoolEngines engines = new PoolEngines();
-    final TopologyTestDriver driver;
-    final TestInputTopic<String, NodeInventory> inventory;
-    final TestInputTopic<String, GpuSamples> gpu;
-    final TestInputTopic<String, LinkSamples> link;
-    final TestInputTopic<String, JobCommand> jobs;
-    final TestInputTopic<String, JobEvent> events;
-    final TestInputTopic<byte[], byte[]> rawJobs;
-    final TestInputTopic<byte[], byte[]> rawGpu;
-    final TestOutputTopic<String, JournalEntry> journal;
-    final TestOutputTopic<String, PlacementDecision> decisions;
-    final TestOutputTopic<String, NodeCommand> commands;
-    final TestOutputTopic<byte[], byte[]> dlq;
-    final Path stateDir;
+    public final TopicNames topics = TopicNames.defaults();
+    public final String registryName = "harness-" + RUNS.incrementAndGet();
+    public final Codecs codecs = new Codecs(InMemorySchemaRegistry.named(registryName), true);
+    public final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    public final SchedulerMetrics metrics = new SchedulerMetrics(meters);
+    public final PoolEngines engines = new PoolEngines();
+    public final TopologyTestDriver driver;
+    public final TestInputTopic<String, NodeInventory> inventory;
+    public final TestInputTopic<String, GpuSamples> gpu;
+    public final TestInputTopic<String, LinkSamples> link;
+    public final TestInputTopic<String, JobCommand> jobs;
+    public final TestInputTopic<String, JobEvent> events;
+    public final TestInputTopic<byte[], byte[]> rawJobs;
+    public final TestInputTopic<byte[], byte[]> rawGpu;
+    public final TestOutputTopic<String, JournalEntry> journal;
+    public final TestOutputTopic<String, PlacementDecision> decisions;
+    public final TestOutputTopic<String, NodeCommand> commands;
+    public final TestOutputTopic<byte[], byte[]> dlq;
+    public final Path stateDir;
 
-    Harness(final int snapshotEvery, final long tickIntervalMs) throws Exception {
+    public Harness(final int snapshotEvery, final long tickIntervalMs) throws Exception {
         stateDir = Files.createTempDirectory("gpupool-ttd-");
         final Properties p = StreamsSettings.local("ttd-" + registryName, "unused:9092", stateDir.toString());
         driver = new TopologyTestDriver(SchedulerTopology.build(topics, codecs, metrics, engines,
@@ -82,7 +85,7 @@ final class Harness implements AutoCloseable {
     }
 
     /** A sink's event about the placement the job holds now in any pool (as a sink of that placement writes it). */
-    JobEvent event(final String jobId, final io.gpupool.avro.JobEventType type, final long at) {
+    public JobEvent event(final String jobId, final io.gpupool.avro.JobEventType type, final long at) {
         String placement = "";
         for (final PoolEngines.Handle p : engines.all()) {
             final String mine = p.read(e -> e.placementOf(jobId));
@@ -91,15 +94,15 @@ final class Harness implements AutoCloseable {
         return Fixtures.event(jobId, type, at, placement);
     }
 
-    List<PlacementDecision> decisions() {
+    public List<PlacementDecision> decisions() {
         return decisions.readValuesToList();
     }
 
-    List<TestRecord<String, JournalEntry>> journal() {
+    public List<TestRecord<String, JournalEntry>> journal() {
         return journal.readRecordsToList();
     }
 
-    double counter(final String name, final String... tags) {
+    public double counter(final String name, final String... tags) {
         final io.micrometer.core.instrument.Counter c = meters.find(name).tags(tags).counter();
         return c == null ? 0 : c.count();
     }

@@ -1,5 +1,7 @@
 package io.gpupool.scheduler.stream;
 
+import io.gpupool.scheduler.journal.JobRequestMapper;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;

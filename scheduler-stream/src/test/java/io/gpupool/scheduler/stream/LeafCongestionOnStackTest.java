@@ -1,5 +1,7 @@
 package io.gpupool.scheduler.stream;
 
+import io.gpupool.scheduler.app.SchedulerApp;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupool.avro.DecisionOutcome;

@@ -1,5 +1,9 @@
 package io.gpupool.scheduler.stream;
 
+import io.gpupool.scheduler.journal.JobBook;
+import io.gpupool.scheduler.journal.JobRecord;
+import io.gpupool.scheduler.journal.JournalApplier;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupool.avro.DecisionOutcome;

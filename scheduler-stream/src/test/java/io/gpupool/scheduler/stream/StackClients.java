@@ -1,5 +1,9 @@
 package io.gpupool.scheduler.stream;
 
+import io.gpupool.scheduler.app.SchedulerMain;
+import io.gpupool.scheduler.journal.Codecs;
+import io.gpupool.scheduler.journal.TopicNames;
+
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.localstack.testing.TestStack;
 import io.gpupool.registry.RegistryClientConfig;

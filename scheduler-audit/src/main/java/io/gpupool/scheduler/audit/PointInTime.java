@@ -1,0 +1,133 @@
+package io.gpupool.scheduler.audit;
+
+import io.gpupool.scheduler.journal.EngineSnapshot;
+import io.gpupool.scheduler.journal.JournalRecord;
+
+import io.gpupool.avro.JobCommand;
+import io.gpupool.avro.JobSubmit;
+import io.gpupool.avro.PlacementDecision;
+import io.gpupool.scheduler.core.EngineConfig;
+import io.gpupool.scheduler.core.JobView;
+import io.gpupool.scheduler.core.ModelCapacity;
+import io.gpupool.scheduler.core.NodeAssignment;
+import io.gpupool.scheduler.core.PoolEngine;
+import io.gpupool.scheduler.journal.Applied;
+import io.gpupool.scheduler.journal.JournalApplier;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * A job at a past moment, rebuilt from the recorded history: the engine re-run up to the last journal
+ * entry at or before that time (from a snapshot when one is given), then asked what it would have
+ * answered then: the job's state and reason, the jobs queued ahead of it and the capacity it saw.
+ */
+public final class PointInTime {
+    /** What {@code gpupool explain JOB --at TIME} shows. */
+    public record Explanation(String jobId, String pool, long atMs, JournalRecord lastEntry, JobView job,
+                              List<JobView> ahead, Map<String, ModelCapacity> capacity, List<PlacementDecision> decisions) {
+
+        public void print(final PrintWriter out) {
+            out.printf("job %s in pool %s at %s (state after journal %s):%n", jobId, pool, Instant.ofEpochMilli(atMs),
+                    lastEntry == null ? "entries up to the engine snapshot" : lastEntry.partition() + "@" + lastEntry.offset());
+            if (job == null) {
+                out.println("  not submitted yet (or unknown to the pool)");
+                out.flush();
+                return;
+            }
+            out.printf("  state: %s%n", job.state().name().toLowerCase(java.util.Locale.ROOT));
+            if (job.currentReason() != null) {
+                out.printf("  reason: %s: %s%n", job.currentReason().code(), job.currentReason().message());
+                new TreeMap<>(job.currentReason().evidence()).forEach((k, v) -> out.printf("    %s: %s%n", k, v));
+            }
+            for (final NodeAssignment a : job.placement()) {
+                out.printf("  on %s GPUs %s%n", a.nodeId(), a.gpus());
+            }
+            out.printf("  jobs ahead of it: %d%n", ahead.size());
+            for (final JobView j : ahead) {
+                out.printf("    %s (tenant %s, class %s, priority %d, waiting since %s)%n", j.jobId(), j.tenant(),
+                        j.priorityClass(), j.priority(), Instant.ofEpochMilli(j.submittedMs()));
+            }
+            out.println("  capacity it saw:");
+            capacity.forEach((model, c) -> out.printf("    %s: total %d, allocatable %d, unhealthy %d, allocated %d, free %d%n",
+                    model, c.total(), c.allocatable(), c.unhealthy(), c.allocated(), c.free()));
+            out.printf("  decisions up to then: %d%n", decisions.size());
+            for (final PlacementDecision d : decisions) {
+                out.printf("    %s %s %s: %s (journal %d@%d)%n", d.getCause().getTimestamp(), d.getOutcome(),
+                        d.getReasonCode(), d.getMessage(), d.getCause().getPartition(), d.getCause().getOffset());
+            }
+            out.flush();
+        }
+    }
+
+    private PointInTime() {
+    }
+
+    /**
+     * @param snapshots per pool, a snapshot taken at or before {@code atMs} to start from (may be empty)
+     * @param recorded  the job's recorded decisions (listed as its history up to then)
+     */
+    public static Explanation explain(final Iterator<JournalRecord> journal, final Map<String, EngineSnapshot> snapshots,
+                                      final List<PlacementDecision> recorded, final String jobId, final long atMs,
+                                      final Function<String, EngineConfig> configs) {
+        final Map<Integer, JournalApplier> appliers = new HashMap<>(); // one job book per journal partition
+        final Map<String, PoolEngine> engines = new HashMap<>();
+        final Map<String, JournalRecord> lastOfPool = new HashMap<>();
+        String pool = null;
+        for (final PlacementDecision d : recorded) {
+            if (d.getJobId().toString().equals(jobId)) {
+                pool = d.getPool().toString();
+            }
+        }
+        // pools start from their snapshot even when no later entry precedes the moment
+        snapshots.forEach((p, snap) -> {
+            engines.put(p, PoolEngine.restore(snap.engine(), configs.apply(p)));
+            if (snap.hasJobBook()) {
+                appliers.computeIfAbsent(snap.partition(), x -> JournalApplier.offline()).restoreJobBook(snap.jobBook());
+            }
+        });
+        while (journal.hasNext()) {
+            final JournalRecord r = journal.next();
+            if (r.timestampMs() > atMs) {
+                continue;
+            }
+            final String p = r.entry().getPool().toString();
+            final EngineSnapshot snap = snapshots.get(p);
+            if (snap != null && snap.partition() == r.partition() && r.offset() <= snap.offset()) {
+                continue;
+            }
+            if (pool == null && r.entry().getPayload() instanceof JobCommand c && c.getCommand() instanceof JobSubmit
+                    && c.getJobId().toString().equals(jobId)) {
+                pool = p;
+            }
+            final PoolEngine engine = engines.computeIfAbsent(p, x -> new PoolEngine(configs.apply(x)));
+            final Applied ignored = appliers.computeIfAbsent(r.partition(), x -> JournalApplier.offline())
+                    .apply(engine, r.entry(), r.position());
+            lastOfPool.put(p, r);
+        }
+        final PoolEngine engine = pool == null ? null : engines.get(pool);
+        final JobView job = engine == null ? null : engine.job(jobId).orElse(null);
+        final List<JobView> ahead = new ArrayList<>();
+        if (engine != null && job != null) {
+            for (final JobView q : engine.queuedJobs()) {
+                if (q.jobId().equals(jobId)) {
+                    break;
+                }
+                ahead.add(q);
+            }
+            if (ahead.size() == engine.queuedJobs().size()) {
+                ahead.clear(); // not queued: nobody is ahead of it
+            }
+        }
+        final List<PlacementDecision> mine = recorded.stream().filter(d -> d.getJobId().toString().equals(jobId))
+                .filter(d -> d.getCause().getTimestamp().toEpochMilli() <= atMs).toList();
+        return new Explanation(jobId, pool == null ? "?" : pool, atMs, pool == null ? null : lastOfPool.get(pool), job,
+                ahead, engine == null ? Map.of() : engine.capacity().byModel(), mine);
+    }
+}

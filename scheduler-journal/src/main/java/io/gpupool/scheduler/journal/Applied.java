@@ -1,0 +1,26 @@
+package io.gpupool.scheduler.journal;
+
+import io.gpupool.avro.NodeCommand;
+import io.gpupool.avro.PlacementDecision;
+import io.gpupool.scheduler.core.JobEventNote;
+import java.util.List;
+
+/**
+ * What applying one journal entry produced, as wire records, in order.
+ *
+ * @param submittedJob the job id when the entry was a job submit (its first decision is in here)
+ * @param eventNote    for a job event the engine did not apply (late or refused), what it made of it; else null
+ */
+public record Applied(List<PlacementDecision> decisions, List<NodeCommand> commands, String submittedJob,
+                      JobEventNote eventNote) {
+    static final Applied NOTHING = new Applied(List.of(), List.of(), null, null);
+
+    public Applied {
+        decisions = List.copyOf(decisions);
+        commands = List.copyOf(commands);
+    }
+
+    public Applied(final List<PlacementDecision> decisions, final List<NodeCommand> commands, final String submittedJob) {
+        this(decisions, commands, submittedJob, null);
+    }
+}

@@ -1,0 +1,108 @@
+package io.gpupool.scheduler.journal;
+
+import io.gpupool.avro.JobRequest;
+import io.gpupool.scheduler.core.JobSpec;
+import io.gpupool.scheduler.core.Network;
+import io.gpupool.scheduler.core.PriorityClass;
+import io.gpupool.scheduler.core.TopologyScope;
+import java.util.regex.Pattern;
+
+/**
+ * JobRequest (the wire record) to the engine's JobSpec, after the checks the engine cannot make
+ * because they are about the wire form: a well-formed job id, a known priority class, at least one
+ * GPU (gpupool schedules GPU jobs), a milli-GPU share inside 1-999, no negative runtime estimate, a
+ * deadline after the epoch (the engine's 0 means none). Capacity checks (unknown model, gang larger
+ * than the pool) are the engine's.
+ */
+public final class JobRequestMapper {
+    /** Job ids travel as record keys, file names and label values: keep them plain. */
+    static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:@/-]{0,199}");
+
+    private JobRequestMapper() {
+    }
+
+    /** Why the job id is malformed, or null when it is fine. */
+    public static String badJobId(final String jobId) {
+        if (jobId == null || jobId.isEmpty()) {
+            return "job id is empty";
+        }
+        if (!JOB_ID.matcher(jobId).matches()) {
+            return "job id '" + printable(jobId) + "' is malformed: use 1-200 of A-Z a-z 0-9 . _ : @ / -, starting with a letter or digit";
+        }
+        return null;
+    }
+
+    /** Why the request is invalid on its face, or null. */
+    public static String invalid(final JobRequest r) {
+        if (r.getGpuMilli() != null) {
+            if (r.getGpuMilli() < 1 || r.getGpuMilli() > 999) {
+                return "gpuMilli must be 1-999 for a share of one GPU, got " + r.getGpuMilli();
+            }
+        } else if (r.getGpusPerNode() <= 0) {
+            return "the job asks for " + r.getGpusPerNode() + " GPUs per node; at least 1 is needed";
+        }
+        if (r.getNodes() <= 0) {
+            return "the job asks for " + r.getNodes() + " nodes; at least 1 is needed";
+        }
+        if (r.getRuntimeEstimateMillis() != null && r.getRuntimeEstimateMillis() < 0) {
+            return "runtimeEstimateMillis must not be negative (null: learn it from finished jobs), got "
+                    + r.getRuntimeEstimateMillis();
+        }
+        // the engine reads deadline 0 as "none", so a deadline at or before the epoch would be dropped silently
+        if (r.getDeadline() != null && r.getDeadline().toEpochMilli() <= 0) {
+            return "deadline " + r.getDeadline() + " is not after 1970-01-01T00:00:00Z (null: no deadline)";
+        }
+        if (r.getPriorityClass() != null) {
+            try {
+                PriorityClass.parse(r.getPriorityClass());
+            } catch (IllegalArgumentException e) {
+                return e.getMessage();
+            }
+        }
+        return null;
+    }
+
+    public static JobSpec toSpec(final String jobId, final JobRequest r) {
+        final boolean share = r.getGpuMilli() != null;
+        return new JobSpec(jobId, r.getName(), r.getTenant(),
+                r.getPriorityClass() == null ? PriorityClass.BATCH : PriorityClass.parse(r.getPriorityClass()),
+                r.getPriority(),
+                r.getNodes(),
+                share ? 1 : r.getGpusPerNode(),
+                share ? r.getGpuMilli() : JobSpec.WHOLE_GPU_MILLI,
+                r.getGpuMemoryMiB() == null ? 0 : r.getGpuMemoryMiB(),
+                r.getCpuMilliPerNode() == null ? 0 : r.getCpuMilliPerNode(),
+                r.getMemoryMiBPerNode() == null ? 0 : r.getMemoryMiBPerNode(),
+                r.getGpuModels(),
+                topology(r),
+                r.getTopologyMode() == io.gpupool.avro.TopologyMode.REQUIRED,
+                network(r),
+                r.getPreemptible(),
+                r.getDeadline() == null ? 0 : r.getDeadline().toEpochMilli(),
+                r.getRejectIfDeadlineMissed(),
+                r.getRuntimeEstimateMillis() == null ? 0 : r.getRuntimeEstimateMillis(),
+                false);
+    }
+
+    private static TopologyScope topology(final JobRequest r) {
+        return switch (r.getTopology()) {
+            case SAME_NODE -> TopologyScope.NODE;
+            case SAME_LEAF -> TopologyScope.LEAF;
+            case SAME_SPINE -> TopologyScope.SPINE;
+            default -> TopologyScope.POOL;
+        };
+    }
+
+    private static Network network(final JobRequest r) {
+        return switch (r.getNetwork()) {
+            case INFINIBAND -> Network.INFINIBAND;
+            case ROCE -> Network.ROCE;
+            default -> Network.ANY;
+        };
+    }
+
+    private static String printable(final String s) {
+        final String cut = s.length() > 60 ? s.substring(0, 60) + "..." : s;
+        return cut.replaceAll("\\p{Cntrl}", "?");
+    }
+}

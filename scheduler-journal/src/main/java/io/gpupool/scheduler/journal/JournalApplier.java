@@ -1,0 +1,256 @@
+package io.gpupool.scheduler.journal;
+
+import io.gpupool.avro.CongestionChange;
+import io.gpupool.avro.CongestionLevel;
+import io.gpupool.avro.GpuHealth;
+import io.gpupool.avro.GpuHealthChange;
+import io.gpupool.avro.InventoryChange;
+import io.gpupool.avro.JobCancel;
+import io.gpupool.avro.JobCommand;
+import io.gpupool.avro.JobEvent;
+import io.gpupool.avro.JobSubmit;
+import io.gpupool.avro.JournalEntry;
+import io.gpupool.avro.JournalPosition;
+import io.gpupool.avro.LinkHealth;
+import io.gpupool.avro.LinkStateChange;
+import io.gpupool.avro.Tick;
+import io.gpupool.avro.UplinkChange;
+import io.gpupool.avro.UtilisationBandChange;
+import io.gpupool.scheduler.core.EngineInput;
+import io.gpupool.scheduler.core.EngineOutput;
+import io.gpupool.scheduler.core.PoolEngine;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Applies one journal entry to its pool's engine and returns the wire records it caused. The one
+ * place where journal entries become engine inputs, shared by the placer and the offline replay, so
+ * that both produce the same bytes. Checks that are about the wire form (malformed job id, a second
+ * submit under a used id, zero GPUs) are decided here, from the journal alone.
+ */
+public final class JournalApplier {
+    /** Tick reason for a node's liveness: the engine treats such a tick as that node's heartbeat. */
+    public static final String HEARTBEAT = "heartbeat";
+    private static final Pattern TEMPERATURE = Pattern.compile("temperature (-?\\d+) C");
+
+    private final JobBook book;
+    private final Map<String, GpuUuids> uuidsByPool = new HashMap<>();
+
+    public JournalApplier(final JobBook book) {
+        this.book = book;
+    }
+
+    /**
+     * An applier with its job book in memory, for offline replays. Like the placer's book, it is the
+     * book of one journal partition: a replay of several partitions uses one applier per partition.
+     */
+    public static JournalApplier offline() {
+        return new JournalApplier(JobBook.inMemory());
+    }
+
+    /**
+     * The job book as the section an engine snapshot carries: every job id seen (a second submit of
+     * one is a duplicate), with the full request of each job still live in one of {@code engines}
+     * (its node commands need it) and only position and command id of the others.
+     */
+    public byte[] jobBookSnapshot(final java.util.Collection<PoolEngine> engines) {
+        return JobBookSection.write(book, id -> {
+            for (final PoolEngine e : engines) {
+                if (e.isLive(id)) {
+                    return true;
+                }
+            }
+            return false;
+        });
+    }
+
+    /**
+     * Adds the job book section of a snapshot ({@link #jobBookSnapshot}) to this applier's book, as
+     * the book was when the snapshot was taken. Sections of several pools of one partition may be
+     * added: a job's record is its first submit in all of them, and a full record wins over a slim one.
+     */
+    public void restoreJobBook(final byte[] section) {
+        JobBookSection.read(section, (id, record) -> {
+            final JobRecord known = book.get(id);
+            if (known == null || known.request() == null) {
+                book.put(id, record);
+            }
+        });
+    }
+
+    public Applied apply(final PoolEngine engine, final JournalEntry entry, final JournalPosition cause) {
+        final String pool = entry.getPool();
+        final GpuUuids uuids = uuidsByPool.computeIfAbsent(pool, p -> new GpuUuids());
+        final long ts = entry.getTimestamp().toEpochMilli();
+        final Object payload = entry.getPayload();
+        if (payload instanceof JobCommand c) {
+            return job(pool, engine, uuids, c, entry, cause);
+        }
+        final EngineInput input;
+        try {
+            input = input(engine, uuids, payload, entry, ts);
+        } catch (IllegalArgumentException e) {
+            return Applied.NOTHING; // e.g. an inventory the engine cannot take; stage 1 dead-letters those first
+        }
+        if (input == null) {
+            return Applied.NOTHING;
+        }
+        return map(pool, engine.apply(input), engine, uuids, cause, null);
+    }
+
+    private Applied job(final String pool, final PoolEngine engine, final GpuUuids uuids, final JobCommand c,
+                        final JournalEntry entry, final JournalPosition cause) {
+        final String jobId = c.getJobId();
+        final String badId = JobRequestMapper.badJobId(jobId);
+        final String key = entry.getSource() == null ? null : entry.getSource().getKey();
+        if (c.getCommand() instanceof JobCancel cancel) {
+            if (badId != null) {
+                return Applied.NOTHING; // no such job can exist
+            }
+            return map(pool, engine.apply(new EngineInput.JobCancel(entry.getTimestamp().toEpochMilli(), jobId, cancel.getReason())),
+                    engine, uuids, cause, null);
+        }
+        final JobSubmit submit = (JobSubmit) c.getCommand();
+        if (badId != null) {
+            return rejected(pool, jobId, "INVALID_REQUEST", badId, cause);
+        }
+        if (key != null && !key.equals(jobId)) {
+            return rejected(pool, jobId, "INVALID_REQUEST", "record key '" + key + "' differs from job id '" + jobId
+                    + "'", cause);
+        }
+        final JobRecord known = book.get(jobId);
+        if (known != null && !known.sameEntry(cause.getPartition(), cause.getOffset())) {
+            if (known.commandId().equals(c.getCommandId())) {
+                return Applied.NOTHING; // the same command produced twice: it was already handled
+            }
+            return rejected(pool, jobId, "DUPLICATE_JOB", "job id " + jobId + " was already submitted (journal "
+                    + known.partition() + "@" + known.offset() + ")", cause);
+        }
+        // An entry re-applied after a restart finds its own record; a slim one (a format-2 snapshot's book
+        // can hold one for a job still live in another pool of the partition) gets its request back.
+        if (known == null || known.request() == null) {
+            book.put(jobId, new JobRecord(cause.getPartition(), cause.getOffset(), c.getCommandId(),
+                    submit.getRequest()));
+        }
+        final String invalid = JobRequestMapper.invalid(submit.getRequest());
+        if (invalid != null) {
+            return rejected(pool, jobId, "INVALID_REQUEST", invalid, cause);
+        }
+        final EngineOutput out = engine.apply(new EngineInput.JobSubmit(entry.getTimestamp().toEpochMilli(),
+                JobRequestMapper.toSpec(jobId, submit.getRequest())));
+        return map(pool, out, engine, uuids, cause, jobId);
+    }
+
+    private EngineInput input(final PoolEngine engine, final GpuUuids uuids, final Object payload,
+                              final JournalEntry entry, final long ts) {
+        if (payload instanceof InventoryChange inv) {
+            uuids.forget(inv.getNodeId());
+            if (inv.getRemoved() || inv.getInventory() == null) {
+                return new EngineInput.NodeRemoval(ts, inv.getNodeId());
+            }
+            return new EngineInput.NodeUpsert(ts, InventoryMapper.toNodeSpec(inv.getInventory()));
+        }
+        if (payload instanceof GpuHealthChange h) {
+            final int gpu = h.getGpuIndex() != null ? h.getGpuIndex() : uuids.index(engine, h.getNodeId(), h.getGpuUuid());
+            if (gpu < 0) {
+                return null;
+            }
+            if (h.getHealth() == GpuHealth.HEALTHY) {
+                return EngineInput.GpuHealthFact.healthy(ts, h.getNodeId(), gpu);
+            }
+            if (h.getHealth() != GpuHealth.UNHEALTHY) {
+                return new EngineInput.NodeHeartbeat(ts, h.getNodeId()); // STALE/UNKNOWN: the engine times out on its own
+            }
+            final String rc = h.getReasonCode() == null ? "" : h.getReasonCode();
+            final List<String> codes = rc.isEmpty() ? List.of() : List.of(rc.split("\\+"));
+            final int xid = codes.contains("XID") ? firstCritical(engine, h.getXidCodes()) : 0;
+            int temperature = -1;
+            if (codes.contains("OVERHEAT")) {
+                final Matcher m = TEMPERATURE.matcher(h.getEvidence() == null ? "" : h.getEvidence());
+                temperature = m.find() ? Integer.parseInt(m.group(1)) : engine.config().temperatureThresholdC() + 1;
+            }
+            return new EngineInput.GpuHealthFact(ts, h.getNodeId(), gpu, xid, codes.contains("ECC_UNCORRECTABLE"),
+                    codes.contains("ROW_REMAP_FAILURE"), codes.contains("ROW_REMAP_PENDING"), temperature);
+        }
+        if (payload instanceof UtilisationBandChange u) {
+            final int gpu = uuids.index(engine, u.getNodeId(), u.getGpuUuid());
+            if (gpu < 0) {
+                return null;
+            }
+            final double pct = u.getUtilizationGpuPct() != null ? u.getUtilizationGpuPct()
+                    : new double[] {0, 0, 15, 50, 90}[u.getBand().ordinal()];
+            return new EngineInput.GpuUtilisationFact(ts, u.getNodeId(), gpu, (int) Math.round(pct));
+        }
+        if (payload instanceof LinkStateChange l) {
+            return new EngineInput.LinkFact(ts, l.getNodeId(), l.getHca() + ":" + l.getPort(),
+                    l.getHealth() != LinkHealth.DOWN, l.getHealth() == LinkHealth.FLAPPING,
+                    l.getHealth() == LinkHealth.DEGRADED);
+        }
+        if (payload instanceof CongestionChange cc) {
+            final boolean congested = cc.getLevel() == CongestionLevel.MODERATE || cc.getLevel() == CongestionLevel.SEVERE;
+            final int pct = cc.getUplinkUtilisationPct() == null ? 0 : (int) Math.round(cc.getUplinkUtilisationPct());
+            return new EngineInput.LeafUplinkFact(ts, cc.getLeaf(), congested, pct);
+        }
+        if (payload instanceof UplinkChange u) {
+            final Double pct = u.getUplinkUtilisationPct();
+            return new EngineInput.NodeUplinkFact(ts, u.getNodeId(),
+                    pct == null ? -1 : (int) Math.max(0, Math.min(100, Math.round(pct))));
+        }
+        if (payload instanceof JobEvent e) {
+            final EngineInput.JobEventKind kind = switch (e.getType()) {
+                case STARTED -> EngineInput.JobEventKind.STARTED;
+                case COMPLETED -> EngineInput.JobEventKind.COMPLETED;
+                case FAILED -> EngineInput.JobEventKind.FAILED;
+                case EVICTED -> EngineInput.JobEventKind.EVICTED;
+                case RELEASED -> EngineInput.JobEventKind.RELEASED;
+                default -> null; // APPLIED: the sink has it; nothing changes for the engine
+            };
+            return kind == null ? null
+                    : new EngineInput.JobEvent(ts, e.getJobId(), kind, placementOf(e), e.getNodeId(), e.getReason());
+        }
+        if (payload instanceof Tick t) {
+            if (HEARTBEAT.equals(t.getReason()) && entry.getSource() != null && entry.getSource().getKey() != null) {
+                return new EngineInput.NodeHeartbeat(ts, entry.getSource().getKey());
+            }
+            return new EngineInput.Tick(ts);
+        }
+        return null;
+    }
+
+    /**
+     * The placement an event is about. Sinks from before placement ids named it only as the decision id of
+     * the ALLOCATE their part came from, which holds for every event but EVICTED (that one carries the
+     * eviction's decision id, which names no placement, so it changes nothing, as an answer to an EVICT must).
+     */
+    private static String placementOf(final JobEvent e) {
+        if (e.getPlacementId() != null) {
+            return e.getPlacementId();
+        }
+        return e.getType() == io.gpupool.avro.JobEventType.EVICTED || e.getDecisionId() == null ? "" : e.getDecisionId();
+    }
+
+    private static int firstCritical(final PoolEngine engine, final List<Integer> xids) {
+        for (final int x : xids) {
+            if (engine.config().criticalXids().contains(x)) {
+                return x;
+            }
+        }
+        return xids.isEmpty() ? 0 : xids.get(0);
+    }
+
+    private Applied map(final String pool, final EngineOutput out, final PoolEngine engine, final GpuUuids uuids,
+                        final JournalPosition cause, final String submittedJob) {
+        if (out.isEmpty() && submittedJob == null) {
+            return out.eventNote() == null ? Applied.NOTHING : new Applied(List.of(), List.of(), null, out.eventNote());
+        }
+        return DecisionMapper.map(pool, out, engine, uuids, book, cause, submittedJob);
+    }
+
+    private static Applied rejected(final String pool, final String jobId, final String code, final String message,
+                                    final JournalPosition cause) {
+        return new Applied(List.of(DecisionMapper.rejection(pool, jobId, code, message, cause)), List.of(), jobId);
+    }
+}

@@ -1,0 +1,19 @@
+package io.gpupool.scheduler.journal;
+
+import io.gpupool.topics.Topic;
+import io.gpupool.topics.TopicCatalog;
+
+/** The physical topic names the scheduler reads and writes, resolved once from the catalog. */
+public record TopicNames(String inventory, String telemetryGpu, String telemetryLink, String jobs, String jobEvents,
+                         String journal, String decisions, String nodeCommands, String dlq) {
+
+    public static TopicNames of(final TopicCatalog c) {
+        return new TopicNames(c.name(Topic.INVENTORY), c.name(Topic.TELEMETRY_GPU), c.name(Topic.TELEMETRY_LINK),
+                c.name(Topic.JOBS), c.name(Topic.JOB_EVENTS), c.name(Topic.JOURNAL), c.name(Topic.DECISIONS),
+                c.name(Topic.NODE_COMMANDS), c.name(Topic.DLQ));
+    }
+
+    public static TopicNames defaults() {
+        return of(TopicCatalog.defaults());
+    }
+}

@@ -1,0 +1,211 @@
+package io.gpupool.scheduler.app;
+
+import io.gpupool.scheduler.journal.Codecs;
+import io.gpupool.scheduler.journal.TopicNames;
+import io.gpupool.scheduler.stream.PoolEngines;
+import io.gpupool.scheduler.stream.PoolGauges;
+import io.gpupool.scheduler.stream.SchedulerMetrics;
+import io.gpupool.scheduler.stream.SchedulerOptions;
+import io.gpupool.scheduler.stream.SchedulerTopology;
+import io.gpupool.scheduler.stream.StreamsSettings;
+import io.gpupool.scheduler.stream.TelemetryRules;
+
+import io.gpupool.scheduler.core.EngineConfig;
+import io.gpupool.scheduler.query.QueryServer;
+import io.gpupool.serde.AvroSerdeConfig;
+import io.gpupool.topics.TopicSpec;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The scheduler application: both stages in one Kafka Streams instance, the query and metrics HTTP
+ * server, and the pool gauges. {@link #start} returns once Streams is started (not yet RUNNING);
+ * {@link #close} stops everything.
+ */
+public final class SchedulerApp implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SchedulerApp.class);
+
+    private final KafkaStreams streams;
+    private final QueryServer http;
+    private final ScheduledExecutorService gaugeRefresher;
+    private final PrometheusMeterRegistry meters;
+    private final KafkaStreamsMetrics streamsMetrics;
+    private final PoolEngines engines;
+
+    private SchedulerApp(final KafkaStreams streams, final QueryServer http, final ScheduledExecutorService refresher,
+                         final PrometheusMeterRegistry meters, final KafkaStreamsMetrics streamsMetrics,
+                         final PoolEngines engines) {
+        this.streams = streams;
+        this.http = http;
+        this.gaugeRefresher = refresher;
+        this.meters = meters;
+        this.streamsMetrics = streamsMetrics;
+        this.engines = engines;
+    }
+
+    /** The engine settings checked once, so that a typo fails at start and not at the first journal entry. */
+    public static Function<String, EngineConfig> engineConfigs(final Map<String, String> settings) {
+        final Map<String, String> s = new TreeMap<>(settings);
+        s.remove("pool");
+        EngineConfig.fromSettings(s);
+        final Map<String, EngineConfig> cache = new java.util.concurrent.ConcurrentHashMap<>();
+        return pool -> cache.computeIfAbsent(pool, p -> {
+            final Map<String, String> withPool = new HashMap<>(s);
+            withPool.put("pool", p);
+            return EngineConfig.fromSettings(withPool);
+        });
+    }
+
+    public static SchedulerApp start(final SchedulerOptions o) {
+        final Function<String, EngineConfig> configs = engineConfigs(o.engineSettings());
+        final Properties clients = new Properties();
+        clients.putAll(o.clientOverrides());
+        clients.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, o.bootstrapServers());
+        createMissingTopics(o, clients);
+
+        final Map<String, Object> serdeConfig = AvroSerdeConfig.forClient(o.clientOverrides(), o.registryUrl());
+        final Codecs codecs = new Codecs(AvroSerdeConfig.registry(serdeConfig), true);
+
+        final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        final SchedulerMetrics metrics = new SchedulerMetrics(meters);
+        final PoolEngines engines = new PoolEngines();
+        final TopicNames topics = TopicNames.of(o.catalog());
+
+        Properties props = StreamsSettings.local(o.applicationId(), o.bootstrapServers(), o.stateDir().toString());
+        if (o.production()) {
+            props = StreamsSettings.merge(props, StreamsSettings.productionProfile());
+        }
+        props = StreamsSettings.merge(props, o.clientOverrides());
+        QueryServer http = null;
+        if (!o.httpHost().isEmpty()) {
+            http = QueryServer.bind(o.httpHost(), o.httpPort());
+            props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, o.httpHost() + ":" + http.port());
+        }
+        final KafkaStreams streams = new KafkaStreams(SchedulerTopology.build(topics, codecs, metrics, engines, configs,
+                o.snapshotEvery(), o.tickIntervalMs(), TelemetryRules.defaults(), o.maxClockAheadMs()), props);
+        // a bug in one record must not take the whole scheduler down: replace the thread, keep going
+        streams.setUncaughtExceptionHandler(e -> {
+            LOG.error("stream thread failed; replacing it", e);
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+        final KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
+        streamsMetrics.bindTo(meters);
+        final PoolGauges gauges = new PoolGauges(engines, meters);
+        final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(r -> {
+            final Thread t = new Thread(r, "gpupool-gauges");
+            t.setDaemon(true);
+            return t;
+        });
+        refresher.scheduleWithFixedDelay(() -> {
+            try {
+                gauges.refresh();
+            } catch (RuntimeException e) {
+                LOG.warn("pool gauges not refreshed", e);
+            }
+        }, 1, 5, TimeUnit.SECONDS);
+        if (http != null) {
+            http.serve(streams, engines, meters, o.httpHost() + ":" + http.port());
+        }
+        streams.start();
+        LOG.info("scheduler {} started against {}{}", o.applicationId(), o.bootstrapServers(),
+                http == null ? "" : "; queries and metrics on http://" + o.httpHost() + ":" + http.port());
+        return new SchedulerApp(streams, http, refresher, meters, streamsMetrics, engines);
+    }
+
+    /** Creates the catalog topics the scheduler reads or writes that do not exist yet. */
+    static void createMissingTopics(final SchedulerOptions o, final Properties clients) {
+        final Properties admin = new Properties();
+        admin.putAll(clients);
+        admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, o.bootstrapServers());
+        try (Admin a = Admin.create(admin)) {
+            final Set<String> existing = a.listTopics().names().get(60, TimeUnit.SECONDS);
+            final List<NewTopic> missing = new ArrayList<>();
+            for (final TopicSpec spec : o.catalog().all()) {
+                if (!existing.contains(spec.name())) {
+                    missing.add(spec.newTopic());
+                }
+            }
+            final TopicSpec journal = o.catalog().spec(io.gpupool.topics.Topic.JOURNAL);
+            if (!existing.contains(io.gpupool.scheduler.journal.SnapshotTopic.name(journal.name()))) {
+                missing.add(io.gpupool.scheduler.journal.SnapshotTopic.newTopic(journal)); // engine snapshots for audit
+            }
+            if (!missing.isEmpty()) {
+                a.createTopics(missing).all().get(60, TimeUnit.SECONDS);
+            }
+        } catch (final java.util.concurrent.ExecutionException e) {
+            if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+                throw new IllegalStateException("cannot create the scheduler's topics on " + o.bootstrapServers()
+                        + ": " + e.getCause().getMessage(), e.getCause());
+            }
+        } catch (final java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("no answer from Kafka at " + o.bootstrapServers() + " within 60 s", e);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    public KafkaStreams streams() {
+        return streams;
+    }
+
+    public PoolEngines engines() {
+        return engines;
+    }
+
+    public PrometheusMeterRegistry meters() {
+        return meters;
+    }
+
+    /** The HTTP port (queries, /metrics), or -1 without a server. */
+    public int httpPort() {
+        return http == null ? -1 : http.port();
+    }
+
+    /** Waits until Streams is RUNNING. */
+    public boolean awaitRunning(final Duration timeout) throws InterruptedException {
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (streams.state() == KafkaStreams.State.RUNNING) {
+                return true;
+            }
+            if (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING) {
+                return false;
+            }
+            Thread.sleep(100);
+        }
+        return false;
+    }
+
+    @Override
+    public void close() {
+        gaugeRefresher.shutdownNow();
+        streams.close(Duration.ofSeconds(30));
+        streamsMetrics.close();
+        if (http != null) {
+            http.close();
+        }
+        meters.close();
+    }
+}
