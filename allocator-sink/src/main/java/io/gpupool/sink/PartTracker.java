@@ -1,5 +1,6 @@
 package io.gpupool.sink;
 
+import io.gpupool.avro.JobEvent;
 import io.gpupool.avro.JobEventType;
 import io.gpupool.sink.apply.JobPart;
 import io.gpupool.sink.apply.Outcome;
@@ -9,6 +10,7 @@ import io.gpupool.sink.events.JobEventPublisher;
 import io.gpupool.sink.events.JobEvents;
 import io.gpupool.sink.ledger.AppliedLedger;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +82,7 @@ final class PartTracker implements PartObserver {
     }
 
     Map<PartKey, JobPart> snapshot() {
-        final Map<PartKey, JobPart> m = new java.util.HashMap<>();
+        final Map<PartKey, JobPart> m = new HashMap<>();
         live.values().forEach(p -> m.put(p.key(), p));
         return m;
     }
@@ -117,7 +119,7 @@ final class PartTracker implements PartObserver {
      * first, the part counts as settled only once Kafka has the event, and a restarted sink sends
      * an outcome without that acknowledgement again (same event id).
      */
-    void settle(final JobPart part, final io.gpupool.avro.JobEvent event) {
+    void settle(final JobPart part, final JobEvent event) {
         ledger.outcome(part, JobEvents.toOutcome(event));
         publisher.publish(event, () -> ledger.ended(part, event.getType().name()));
     }

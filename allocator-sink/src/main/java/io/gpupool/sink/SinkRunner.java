@@ -33,6 +33,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -236,7 +237,7 @@ public final class SinkRunner implements AutoCloseable {
             }
             deadLetter(record, e);
             return true;
-        } catch (final CommandValidation.InvalidCommandException | org.apache.kafka.common.errors.SerializationException e) {
+        } catch (final CommandValidation.InvalidCommandException | SerializationException e) {
             deadLetter(record, e);
             return true;
         }

@@ -1,9 +1,5 @@
 package io.gpupool.sink;
 
-import static io.gpupool.sink.ProcessorRig.allocate;
-import static io.gpupool.sink.ProcessorRig.stop;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gpupool.avro.JobEvent;
 import io.gpupool.avro.NodeCommandType;
 import io.gpupool.sink.apply.JobPart;
@@ -11,8 +7,14 @@ import io.gpupool.sink.apply.PartKey;
 import io.gpupool.sink.ledger.AppliedLedger;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static io.gpupool.sink.ProcessorRig.allocate;
+import static io.gpupool.sink.ProcessorRig.stop;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Every event names the placement it is about, and a stop ends only the placement it names. */
 class PlacementIdentityTest {
@@ -95,8 +97,8 @@ class PlacementIdentityTest {
         }
     }
 
-    private static java.util.List<String> placements(final ProcessorRig rig, final String... eventIds) {
-        return java.util.Arrays.stream(eventIds).map(id -> rig.event(id)
+    private static List<String> placements(final ProcessorRig rig, final String... eventIds) {
+        return Arrays.stream(eventIds).map(id -> rig.event(id)
                 .orElseThrow(() -> new AssertionError("no event " + id + " in " + rig.events)).getPlacementId()).toList();
     }
 }

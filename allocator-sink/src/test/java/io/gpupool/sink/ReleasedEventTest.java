@@ -1,17 +1,19 @@
 package io.gpupool.sink;
 
-import static io.gpupool.sink.ProcessorRig.allocate;
-import static io.gpupool.sink.ProcessorRig.stop;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gpupool.avro.JobEvent;
 import io.gpupool.avro.NodeCommandType;
+import io.gpupool.sink.apply.JobPart;
 import io.gpupool.sink.apply.PartKey;
 import io.gpupool.sink.ledger.AppliedLedger;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static io.gpupool.sink.ProcessorRig.allocate;
+import static io.gpupool.sink.ProcessorRig.stop;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A RELEASE that stops a part still running (the other ranks of a gang after one ended) reports
@@ -86,8 +88,8 @@ class ReleasedEventTest {
         // What a sink killed during the release's grace period leaves: the RELEASE applied, no outcome.
         try (AppliedLedger ledger = AppliedLedger.open(dir)) {
             final var alloc = allocate("a1", "gang", "n2", "place-g", "place-g", 3);
-            ledger.applied(alloc, java.util.Optional.of(io.gpupool.sink.apply.JobPart.of(alloc)), 1);
-            ledger.applied(stop(NodeCommandType.RELEASE, "r1", "gang", "n2", "place-g"), java.util.Optional.empty(), 2);
+            ledger.applied(alloc, Optional.of(JobPart.of(alloc)), 1);
+            ledger.applied(stop(NodeCommandType.RELEASE, "r1", "gang", "n2", "place-g"), Optional.empty(), 2);
         }
         final ScriptedApplier restarted = new ScriptedApplier(0, Duration.ofSeconds(1));
         try (ProcessorRig rig = ProcessorRig.of(dir, restarted)) {

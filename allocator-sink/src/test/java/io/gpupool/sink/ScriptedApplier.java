@@ -4,6 +4,7 @@ import io.gpupool.sink.apply.Applier;
 import io.gpupool.sink.apply.JobPart;
 import io.gpupool.sink.apply.Outcome;
 import io.gpupool.sink.apply.PartObserver;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +55,7 @@ final class ScriptedApplier implements Applier {
                 return Optional.empty();
             }
             log.add("stop " + part.key());
-            throw new java.io.IOException("process survived SIGKILL (test)");
+            throw new IOException("process survived SIGKILL (test)");
         }
         if (running.remove(part.commandId()) == null) {
             return Optional.empty();

@@ -1,9 +1,5 @@
 package io.gpupool.sink;
 
-import static io.gpupool.sink.SinkTestKit.allocate;
-import static io.gpupool.sink.SinkTestKit.count;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gpupool.avro.JobEvent;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
@@ -13,6 +9,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +20,10 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+
+import static io.gpupool.sink.SinkTestKit.allocate;
+import static io.gpupool.sink.SinkTestKit.count;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A sink JVM killed with SIGKILL in the middle of a poll batch (commands applied, offsets not yet
@@ -115,8 +116,8 @@ class SinkCrashRestartTest {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) {
-                    Files.writeString(log, line + "\n", StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
-                            java.nio.file.StandardOpenOption.APPEND);
+                    Files.writeString(log, line + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                            StandardOpenOption.APPEND);
                     if (line.equals("READY")) {
                         ready.countDown();
                     }

@@ -1,27 +1,32 @@
 package io.gpupool.sink;
 
-import static io.gpupool.sink.SinkTestKit.allocate;
-import static io.gpupool.sink.SinkTestKit.count;
-import static io.gpupool.sink.SinkTestKit.has;
-import static io.gpupool.sink.SinkTestKit.stop;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gpupool.avro.JobEvent;
+import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.NodeCommandType;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
 import io.gpupool.sink.apply.CommandTemplate;
 import io.gpupool.sink.apply.ExecApplier;
+import io.gpupool.sink.apply.JobPart;
 import io.gpupool.sink.apply.ProcessTree;
 import io.gpupool.sink.apply.SimulatedApplier;
+import io.gpupool.sink.ledger.AppliedLedger;
+import io.gpupool.sink.ledger.LedgerEntry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+
+import static io.gpupool.sink.SinkTestKit.allocate;
+import static io.gpupool.sink.SinkTestKit.count;
+import static io.gpupool.sink.SinkTestKit.has;
+import static io.gpupool.sink.SinkTestKit.stop;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A sink stopped and started again on the same ledger picks up what was running: a simulated job
@@ -98,12 +103,12 @@ class SinkRestartRecoveryTest {
         try (SinkTestKit kit = new SinkTestKit(stack, 1)) {
             final SinkConfig config = kit.config(dir.resolve("state"));
             // What a sink killed right after a job ended leaves: the outcome, but no acknowledgement.
-            final io.gpupool.avro.NodeCommand c = allocate("ended", "n1", 0, List.of("/bin/false"), 0);
-            final io.gpupool.sink.apply.JobPart part = io.gpupool.sink.apply.JobPart.of(c);
-            try (io.gpupool.sink.ledger.AppliedLedger ledger = io.gpupool.sink.ledger.AppliedLedger.open(config.stateDir())) {
-                ledger.applied(c, java.util.Optional.of(part), 1);
+            final NodeCommand c = allocate("ended", "n1", 0, List.of("/bin/false"), 0);
+            final JobPart part = JobPart.of(c);
+            try (AppliedLedger ledger = AppliedLedger.open(config.stateDir())) {
+                ledger.applied(c, Optional.of(part), 1);
                 ledger.started(part, 999_999_999L, 2);
-                ledger.outcome(part, new io.gpupool.sink.ledger.LedgerEntry.Event("FAILED", c.getCommandId(),
+                ledger.outcome(part, new LedgerEntry.Event("FAILED", c.getCommandId(),
                         c.getDecisionId(), part.placementId(), 1, "exit code 1"));
             }
             final ExecApplier exec = new ExecApplier(CommandTemplate.jobCommand(), Duration.ofSeconds(1), dir);
@@ -116,7 +121,7 @@ class SinkRestartRecoveryTest {
                 assertThat(failed.getPlacementId()).isEqualTo("place-ended");
                 assertThat(sink.running()).isEmpty();
             }
-            try (io.gpupool.sink.ledger.AppliedLedger ledger = io.gpupool.sink.ledger.AppliedLedger.open(config.stateDir())) {
+            try (AppliedLedger ledger = AppliedLedger.open(config.stateDir())) {
                 assertThat(ledger.unsettled()).as("settled once Kafka had the event").isEmpty();
             }
         }

@@ -1,12 +1,7 @@
 package io.gpupool.sink;
 
-import static io.gpupool.sink.SinkTestKit.allocate;
-import static io.gpupool.sink.SinkTestKit.count;
-import static io.gpupool.sink.SinkTestKit.has;
-import static io.gpupool.sink.SinkTestKit.stop;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gpupool.avro.JobEvent;
+import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.NodeCommandType;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
@@ -22,6 +17,12 @@ import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+
+import static io.gpupool.sink.SinkTestKit.allocate;
+import static io.gpupool.sink.SinkTestKit.count;
+import static io.gpupool.sink.SinkTestKit.has;
+import static io.gpupool.sink.SinkTestKit.stop;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The sink on a real broker with the simulated applier: commands in through the serde, job events out. */
 @ExtendWith(LocalStackExtension.class)
@@ -101,7 +102,7 @@ class SinkRunnerBrokerTest {
                 kit.sendRaw("n1", "{\"not\":\"avro\"}".getBytes(StandardCharsets.UTF_8));
                 kit.sendRaw("n1", new byte[] {0, 0, 0, 0, 1, (byte) 0xff, (byte) 0xff}); // right magic, garbage body
                 // Decodes, but no sink can apply it (a newer writer's command type reads as UNKNOWN).
-                kit.send(io.gpupool.avro.NodeCommand.newBuilder(allocate("odd", "n1", 1_000, List.of(), 2))
+                kit.send(NodeCommand.newBuilder(allocate("odd", "n1", 1_000, List.of(), 2))
                         .setType(NodeCommandType.UNKNOWN).build());
                 kit.send(allocate("after", "n1", 1_000, List.of(), 1));
                 final List<JobEvent> ev = kit.eventsUntil(e -> has(e, "before", "COMPLETED") && has(e, "after", "COMPLETED"), WAIT);

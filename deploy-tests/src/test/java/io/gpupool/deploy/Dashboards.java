@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /** grafana/dashboards/*.json, and every PromQL expression in them with the variables filled in. */
@@ -62,11 +64,11 @@ final class Dashboards {
     }
 
     static List<Variable> variables() throws IOException {
-        final java.util.regex.Pattern p = java.util.regex.Pattern.compile("^label_values\\((.+),\\s*(\\w+)\\)$");
+        final Pattern p = Pattern.compile("^label_values\\((.+),\\s*(\\w+)\\)$");
         final List<Variable> out = new ArrayList<>();
         for (final Path f : files()) {
             for (final JsonNode v : read(f).path("templating").path("list")) {
-                final java.util.regex.Matcher m = p.matcher(v.path("query").path("query").asText());
+                final Matcher m = p.matcher(v.path("query").path("query").asText());
                 if (!m.matches()) {
                     throw new IllegalStateException(f + " variable " + v.path("name") + " is not label_values(selector, label)");
                 }

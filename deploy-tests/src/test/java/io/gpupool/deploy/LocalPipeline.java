@@ -1,5 +1,6 @@
 package io.gpupool.deploy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobRequest;
 import io.gpupool.avro.JobSubmit;
@@ -11,15 +12,19 @@ import io.gpupool.collector.sim.FleetSpec;
 import io.gpupool.localstack.LocalStack;
 import io.gpupool.localstack.LocalStackSettings;
 import io.gpupool.localstack.topics.TopicSetup;
+import io.gpupool.metrics.MetricsServer;
 import io.gpupool.registry.RegistryClientConfig;
 import io.gpupool.serde.SpecificAvroSerializer;
 import io.gpupool.sink.SinkConfig;
 import io.gpupool.sink.SinkRunner;
 import io.gpupool.sink.apply.SimulatedApplier;
-import io.gpupool.metrics.MetricsServer;
 import io.gpupool.topics.Topic;
 import io.gpupool.topics.TopicCatalog;
+import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -112,14 +117,14 @@ final class LocalPipeline implements AutoCloseable {
     }
 
     private static void awaitPoolGpus(final int httpPort, final int gpus) throws Exception {
-        final java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-        final java.net.http.HttpRequest get = java.net.http.HttpRequest.newBuilder(
-                java.net.URI.create("http://127.0.0.1:" + httpPort + "/pools/" + POOL)).build();
+        final HttpClient http = HttpClient.newHttpClient();
+        final HttpRequest get = HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + httpPort + "/pools/" + POOL)).build();
         final long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         while (System.nanoTime() < deadline) {
-            final java.net.http.HttpResponse<String> r = http.send(get, java.net.http.HttpResponse.BodyHandlers.ofString());
+            final HttpResponse<String> r = http.send(get, HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() == 200
-                    && new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.body()).path("gpus").path("total").asInt() >= gpus) {
+                    && new ObjectMapper().readTree(r.body()).path("gpus").path("total").asInt() >= gpus) {
                 return;
             }
             Thread.sleep(250);

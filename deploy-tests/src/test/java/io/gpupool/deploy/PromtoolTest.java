@@ -1,7 +1,5 @@
 package io.gpupool.deploy;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** prometheus/: the config and the alert rules pass promtool's checks, and the rules' unit tests pass. */
 final class PromtoolTest {
@@ -57,7 +58,7 @@ final class PromtoolTest {
 
     /** A broken rule file must make promtool fail, or the checks above prove nothing. */
     @Test
-    void promtoolRejectsABrokenRule(@org.junit.jupiter.api.io.TempDir final Path dir) throws Exception {
+    void promtoolRejectsABrokenRule(@TempDir final Path dir) throws Exception {
         final Path promtool = Binaries.require("promtool", "prometheus");
         final Path bad = dir.resolve("bad.yml");
         Files.writeString(bad, "groups:\n  - name: x\n    rules:\n      - alert: Bad\n        expr: sum by (pool (gpupool_gpus)\n");

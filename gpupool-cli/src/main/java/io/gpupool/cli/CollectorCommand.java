@@ -15,6 +15,7 @@ import io.gpupool.collector.sim.FleetSpec;
 import io.gpupool.collector.sim.RandomFaults;
 import io.gpupool.localstack.StackDescriptor;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,10 +24,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code gpupool collector}: a thin adapter over telemetry-collector's dry runs, live collector and simulated fleet. */
 @Command(name = "collector", mixinStandardHelpOptions = true,
@@ -136,7 +138,7 @@ public final class CollectorCommand implements Callable<Integer> {
                 out.flush();
                 return 0;
             }
-        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+        } catch (IllegalArgumentException | UncheckedIOException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         return source.equals("simulated") ? runFleet(out) : runLive(out, node);
@@ -216,7 +218,7 @@ public final class CollectorCommand implements Callable<Integer> {
         final Thread hook = new Thread(stop::countDown);
         Runtime.getRuntime().addShutdownHook(hook);
         if (duration != null) {
-            stop.await(duration.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            stop.await(duration.toMillis(), TimeUnit.MILLISECONDS);
             Runtime.getRuntime().removeShutdownHook(hook);
         } else {
             stop.await();

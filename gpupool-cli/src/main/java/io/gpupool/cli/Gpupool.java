@@ -1,7 +1,9 @@
 package io.gpupool.cli;
 
-import picocli.CommandLine;
+import io.gpupool.cli.config.CliSetup;
+import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /**
  * The one {@code gpupool} command. Each subcommand lives in its own class and is listed here.
@@ -45,11 +47,11 @@ public final class Gpupool implements Runnable {
 
     /** The configured command line, shared by {@link #main} and the tests; no environment or config file. */
     public static CommandLine commandLine() {
-        return commandLine(new String[0], java.util.Map.of());
+        return commandLine(new String[0], Map.of());
     }
 
     /** The command line with configuration layers (flags, then GPUPOOL_* environment, then --config file). */
-    public static CommandLine commandLine(final String[] args, final java.util.Map<String, String> environment) {
-        return io.gpupool.cli.config.CliSetup.configure(new CommandLine(new Gpupool()), args, environment);
+    public static CommandLine commandLine(final String[] args, final Map<String, String> environment) {
+        return CliSetup.configure(new CommandLine(new Gpupool()), args, environment);
     }
 }

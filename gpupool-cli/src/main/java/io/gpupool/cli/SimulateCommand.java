@@ -6,18 +6,19 @@ import io.gpupool.simulator.fgd.ArrivalOrder;
 import io.gpupool.simulator.philly.PhillyPolicy;
 import io.gpupool.simulator.pool.EnginePool;
 import io.gpupool.simulator.trace.TraceFormatException;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code gpupool simulate}: drives the placement engine over a real trace in simulated time. */
 @Command(name = "simulate", mixinStandardHelpOptions = true,
@@ -85,12 +86,12 @@ public final class SimulateCommand implements Callable<Integer> {
             };
             lines.forEach(spec.commandLine().getOut()::println);
             // Wall-clock speed of the whole run (reading, simulating, writing reports), for the speed target.
-            spec.commandLine().getOut().println(String.format(java.util.Locale.ROOT, "protocol=%s policies=%d threads=%d elapsed_s=%.1f",
+            spec.commandLine().getOut().println(String.format(Locale.ROOT, "protocol=%s policies=%d threads=%d elapsed_s=%.1f",
                     protocol, lines.size(), threads, (System.nanoTime() - started) / 1e9));
             spec.commandLine().getOut().flush();
             System.err.println("wrote " + out.toAbsolutePath() + "/summary.md");
             return 0;
-        } catch (TraceFormatException | IllegalArgumentException | java.io.UncheckedIOException e) {
+        } catch (TraceFormatException | IllegalArgumentException | UncheckedIOException e) {
             System.err.println("gpupool simulate: " + e.getMessage());
             return 2;
         }

@@ -5,6 +5,7 @@ import io.gpupool.cli.config.ConfigFileOption;
 import io.gpupool.cli.config.ConfigLayers;
 import io.gpupool.cli.config.DurationConverter;
 import io.gpupool.localstack.StackDescriptor;
+import io.gpupool.metrics.MetricsServer;
 import io.gpupool.sink.RetryPolicy;
 import io.gpupool.sink.SinkConfig;
 import io.gpupool.sink.SinkRunner;
@@ -13,8 +14,8 @@ import io.gpupool.sink.apply.CommandTemplate;
 import io.gpupool.sink.apply.ExecApplier;
 import io.gpupool.sink.apply.FileApplier;
 import io.gpupool.sink.apply.SimulatedApplier;
-import io.gpupool.metrics.MetricsServer;
 import io.gpupool.topics.TopicCatalog;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,10 +25,10 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code gpupool sink}: applies node commands on nodes (exec, file or simulated) and reports job events. */
 @Command(name = "sink", mixinStandardHelpOptions = true,
@@ -166,7 +167,7 @@ public final class SinkCommand implements Callable<Integer> {
         }
     }
 
-    private MetricsServer serve(final SinkRunner sink) throws java.io.IOException {
+    private MetricsServer serve(final SinkRunner sink) throws IOException {
         return MetricsServer.start(sink.metrics().registry(), "0.0.0.0", metricsPort);
     }
 

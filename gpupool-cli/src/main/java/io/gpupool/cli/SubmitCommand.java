@@ -2,14 +2,15 @@ package io.gpupool.cli;
 
 import io.gpupool.cli.config.ConfigFileOption;
 import io.gpupool.cli.submit.DecisionWait;
+import io.gpupool.cli.submit.JobFlags;
 import io.gpupool.cli.submit.JobSubmission;
 import io.gpupool.cli.submit.StackClient;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code gpupool submit}: one job request to gpupool.jobs; prints the job id, and with --wait the decision. */
 @Command(name = "submit", mixinStandardHelpOptions = true, sortOptions = false,
@@ -30,7 +31,7 @@ public final class SubmitCommand implements Callable<Integer> {
     String jobId;
 
     @Mixin
-    io.gpupool.cli.submit.JobFlags job;
+    JobFlags job;
 
     @Mixin
     DecisionWait wait;

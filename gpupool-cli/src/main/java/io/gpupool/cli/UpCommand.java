@@ -6,9 +6,9 @@ import io.gpupool.cli.config.DataDirOption;
 import io.gpupool.cli.config.DurationConverter;
 import io.gpupool.cli.up.PipelineOptions;
 import io.gpupool.cli.up.PipelineServices;
+import io.gpupool.cli.up.SchedulerService;
 import io.gpupool.cli.up.ServiceGroup;
 import io.gpupool.cli.up.StackService;
-import io.gpupool.cli.up.SchedulerService;
 import io.gpupool.cli.up.TopicsService;
 import io.gpupool.cli.up.UpContext;
 import io.gpupool.cli.up.UpService;
@@ -16,14 +16,16 @@ import io.gpupool.localstack.LocalStackSettings;
 import io.gpupool.localstack.broker.BrokerSettings;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import picocli.CommandLine;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code gpupool up}: the whole pipeline on one machine, until Ctrl-C or {@code --duration}. */
 @Command(name = "up", mixinStandardHelpOptions = true,
@@ -66,7 +68,7 @@ public final class UpCommand implements Callable<Integer> {
 
     /** The services in start order: the stack, topics and scheduler, then the fleet, sink, workload and progress. */
     static List<UpService> services(final PipelineOptions pipeline, final PrintWriter err) {
-        final List<UpService> all = new java.util.ArrayList<>(List.of(new StackService(), new TopicsService(), new SchedulerService()));
+        final List<UpService> all = new ArrayList<>(List.of(new StackService(), new TopicsService(), new SchedulerService()));
         all.addAll(PipelineServices.of(pipeline, err));
         return all;
     }
@@ -91,7 +93,7 @@ public final class UpCommand implements Callable<Integer> {
         final CountDownLatch stopRequested = new CountDownLatch(1);
         final CountDownLatch stopped = new CountDownLatch(1);
         final Thread main = Thread.currentThread();
-        final java.util.concurrent.atomic.AtomicBoolean starting = new java.util.concurrent.atomic.AtomicBoolean(true);
+        final AtomicBoolean starting = new AtomicBoolean(true);
         final Thread hook = new Thread(() -> {
             stopRequested.countDown();
             if (starting.get()) {

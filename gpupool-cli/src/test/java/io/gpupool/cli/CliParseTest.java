@@ -1,10 +1,12 @@
 package io.gpupool.cli;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class CliParseTest {
 
@@ -56,7 +58,7 @@ class CliParseTest {
     }
 
     @Test
-    void topicsWithoutAClusterSaysHowToGetOne(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path empty) {
+    void topicsWithoutAClusterSaysHowToGetOne(@TempDir final Path empty) {
         final CliRun run = CliRun.of("topics", "--data-dir", empty.toString());
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err()).contains("no local stack runs in").contains("gpupool up").contains("--bootstrap-server");

@@ -1,7 +1,5 @@
 package io.gpupool.cli;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobEvent;
@@ -10,16 +8,18 @@ import io.gpupool.avro.JobRequest;
 import io.gpupool.avro.JobSubmit;
 import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.NodeAssignment;
+import io.gpupool.avro.NodeCommand;
+import io.gpupool.avro.NodeCommandType;
 import io.gpupool.avro.NodeInventory;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
 import io.gpupool.registry.RegistryClientConfig;
+import io.gpupool.scheduler.app.SchedulerApp;
 import io.gpupool.scheduler.audit.SyntheticHistory;
 import io.gpupool.scheduler.journal.Codecs;
-import io.gpupool.scheduler.app.SchedulerApp;
-import io.gpupool.scheduler.stream.SchedulerOptions;
 import io.gpupool.scheduler.journal.TopicNames;
+import io.gpupool.scheduler.stream.SchedulerOptions;
 import io.gpupool.serde.AvroSerdeConfig;
 import io.gpupool.topics.Topic;
 import io.gpupool.topics.TopicCatalog;
@@ -32,16 +32,18 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The recorded-history commands on a real scheduler run (both stages, exactly-once, on the shared
@@ -204,16 +206,16 @@ class HistoryCommandsOnStackTest {
                     "journal " + victim.getCause().getPartition() + "@" + victim.getCause().getOffset(),
                     "differs in message: recorded=placed wherever");
             // a forged node command: the allocation of the first placed job moved to another GPU
-            final io.gpupool.avro.NodeCommand allocate;
-            try (KafkaConsumer<String, io.gpupool.avro.NodeCommand> nc = new KafkaConsumer<>(
+            final NodeCommand allocate;
+            try (KafkaConsumer<String, NodeCommand> nc = new KafkaConsumer<>(
                     stack.consumerConfig(stack.uniqueName("hist-c")), new StringDeserializer(),
-                    codecs.deserializer(io.gpupool.avro.NodeCommand.class))) {
+                    codecs.deserializer(NodeCommand.class))) {
                 nc.subscribe(List.of(topics.nodeCommands()));
-                io.gpupool.avro.NodeCommand found = null;
+                NodeCommand found = null;
                 final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
                 while (found == null && System.nanoTime() < deadline) {
-                    for (final ConsumerRecord<String, io.gpupool.avro.NodeCommand> r : nc.poll(Duration.ofMillis(200))) {
-                        if (found == null && r.value().getType() == io.gpupool.avro.NodeCommandType.ALLOCATE) {
+                    for (final ConsumerRecord<String, NodeCommand> r : nc.poll(Duration.ofMillis(200))) {
+                        if (found == null && r.value().getType() == NodeCommandType.ALLOCATE) {
                             found = r.value();
                         }
                     }
@@ -221,7 +223,7 @@ class HistoryCommandsOnStackTest {
                 allocate = found;
             }
             assertThat(allocate).isNotNull();
-            final io.gpupool.avro.NodeCommand movedCommand = io.gpupool.avro.NodeCommand.newBuilder(allocate)
+            final NodeCommand movedCommand = NodeCommand.newBuilder(allocate)
                     .setCpuMilli(allocate.getCpuMilli() + 1).build();
             producer.send(new ProducerRecord<>(topics.nodeCommands(), allocate.getNodeId().toString(), movedCommand)).get();
             final CliRun forgedCommand = run("audit", at);

@@ -1,7 +1,5 @@
 package io.gpupool.cli;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
 import io.gpupool.topics.Topic;
@@ -10,12 +8,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code gpupool topics} against a real broker (the shared test stack). */
 @ExtendWith(LocalStackExtension.class)
@@ -85,11 +87,11 @@ class TopicsCommandTest {
     }
 
     private static Map<String, String> load(final Path file) throws Exception {
-        final java.util.Properties p = new java.util.Properties();
+        final Properties p = new Properties();
         try (var reader = Files.newBufferedReader(file)) {
             p.load(reader);
         }
-        final java.util.Map<String, String> map = new java.util.TreeMap<>();
+        final Map<String, String> map = new TreeMap<>();
         p.stringPropertyNames().forEach(k -> map.put(k, p.getProperty(k)));
         return map;
     }

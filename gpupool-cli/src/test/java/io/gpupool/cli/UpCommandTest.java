@@ -1,12 +1,14 @@
 package io.gpupool.cli;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gpupool.localstack.StackDescriptor;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code gpupool up} end to end: the child-JVM broker, the registry and the topics, twice on one data dir. */
 class UpCommandTest {
@@ -16,7 +18,7 @@ class UpCommandTest {
 
     @Test
     void aBusyPortFailsWithTheFixAndLeavesNothingRunning() throws Exception {
-        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             final CliRun run = CliRun.of("up", "--data-dir", dataDir.toString(), "--port", Integer.toString(taken.getLocalPort()),
                     "--duration", "1s");
             assertThat(run.exitCode()).isEqualTo(1);

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -17,7 +18,7 @@ import java.util.Optional;
 final class StackRegistry implements AutoCloseable {
 
     private static final String HOST = "127.0.0.1";
-    private static final java.time.Duration KAFKA_TIMEOUT = java.time.Duration.ofSeconds(45);
+    private static final Duration KAFKA_TIMEOUT = Duration.ofSeconds(45);
 
     private final SchemaRegistryServer server;
 

@@ -1,16 +1,20 @@
 package io.gpupool.localstack;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.gpupool.localstack.broker.BrokerException;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Finding the running stack through its data directory alone. */
 @ExtendWith(LocalStackExtension.class)
@@ -47,9 +51,9 @@ class LocalStackTest {
     void theRegistryAnswersOverHttpAtTheDescribedUrl(final TestStack stack) throws Exception {
         final String url = LocalStack.findRunning(stack.dataDir()).orElseThrow().registryUrl().orElseThrow();
         assertThat(url).isEqualTo(stack.requireRegistryUrl());
-        final java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create(url + "/subjects")).GET().build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+        final HttpResponse<String> response = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create(url + "/subjects")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body()).startsWith("[");
     }

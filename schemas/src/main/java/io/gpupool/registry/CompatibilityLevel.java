@@ -1,12 +1,13 @@
 package io.gpupool.registry;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.apache.avro.Schema;
-import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.SchemaCompatibility.Incompatibility;
 import org.apache.avro.SchemaCompatibility.SchemaPairCompatibility;
+import org.apache.avro.SchemaCompatibility;
 
 /**
  * Schema Registry compatibility levels, with the check itself done by Avro's SchemaCompatibility.
@@ -80,7 +81,7 @@ public enum CompatibilityLevel {
             return valueOf(text.trim().toUpperCase(Locale.ROOT));
         } catch (final IllegalArgumentException | NullPointerException e) {
             throw new IllegalArgumentException("unknown compatibility level '" + text + "'; use one of "
-                    + java.util.Arrays.toString(values()), e);
+                    + Arrays.toString(values()), e);
         }
     }
 }

@@ -4,6 +4,7 @@ import io.gpupool.registry.InMemorySchemaRegistry;
 import io.gpupool.registry.RegistryClientConfig;
 import io.gpupool.registry.SchemaRegistry;
 import io.gpupool.registry.SchemaRegistryClient;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -42,7 +43,7 @@ public final class AvroSerdeConfig {
      * authentication keys, as a Confluent client.properties does) plus the registry URL.
      */
     public static Map<String, Object> forClient(final Map<?, ?> client, final String registryUrl) {
-        final Map<String, Object> out = new java.util.HashMap<>();
+        final Map<String, Object> out = new HashMap<>();
         client.forEach((k, v) -> out.put(k.toString(), v));
         out.put(RegistryClientConfig.URL, registryUrl);
         return out;

@@ -1,7 +1,5 @@
 package io.gpupool.schemas;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gpupool.registry.CompatibilityLevel;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -11,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.avro.JsonProperties;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.io.BinaryEncoder;
@@ -20,6 +19,8 @@ import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.avro.util.RandomData;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The evolution rule is BACKWARD: each current schema must read data written with its latest
@@ -115,7 +116,7 @@ class SchemaEvolutionTest {
                 }
                 final boolean nullable = f.schema().getType() == Schema.Type.UNION
                         && f.schema().getTypes().get(0).getType() == Schema.Type.NULL
-                        && f.hasDefaultValue() && f.defaultVal() == org.apache.avro.JsonProperties.NULL_VALUE;
+                        && f.hasDefaultValue() && f.defaultVal() == JsonProperties.NULL_VALUE;
                 if (!nullable) {
                     notNullable.add(name + "." + f.name());
                 }

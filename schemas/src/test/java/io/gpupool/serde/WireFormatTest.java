@@ -1,25 +1,28 @@
 package io.gpupool.serde;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.gpupool.avro.GpuAssignment;
 import io.gpupool.avro.JobCancel;
 import io.gpupool.avro.JournalPosition;
 import io.gpupool.registry.InMemorySchemaRegistry;
 import io.gpupool.registry.SchemaNotFoundException;
 import io.gpupool.registry.SchemaRegistry;
+import io.gpupool.registry.SubjectNotFoundException;
 import io.gpupool.serde.RecordDecodeException.Problem;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RecordDeserializationException;
-import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
+import org.assertj.core.api.ThrowableAssert;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Byte vectors written by hand from the Confluent wire-format and Avro binary-encoding
@@ -133,9 +136,9 @@ class WireFormatTest {
                 Problem.WRONG_MAGIC_BYTE);
         assertProblem(() -> de.deserialize("gpupool.jobs", bytes(0x00, 0x00, 0x00, 0x00, 0x09, 0x00)),
                 Problem.UNKNOWN_SCHEMA_ID);
-        final byte[] cut = java.util.Arrays.copyOf(CANCEL_OOPS, CANCEL_OOPS.length - 1);
+        final byte[] cut = Arrays.copyOf(CANCEL_OOPS, CANCEL_OOPS.length - 1);
         assertProblem(() -> de.deserialize("gpupool.jobs", cut), Problem.TRUNCATED_BODY);
-        final byte[] longer = java.util.Arrays.copyOf(CANCEL_OOPS, CANCEL_OOPS.length + 2);
+        final byte[] longer = Arrays.copyOf(CANCEL_OOPS, CANCEL_OOPS.length + 2);
         assertProblem(() -> de.deserialize("gpupool.jobs", longer), Problem.TRAILING_BYTES);
         // union branch 5 (zig-zag 0x0a) does not exist in ["null","string"]
         assertProblem(() -> de.deserialize("gpupool.jobs", bytes(0x00, 0x01, 0x02, 0x03, 0x04, 0x0a)),
@@ -224,11 +227,11 @@ class WireFormatTest {
         final InMemorySchemaRegistry registry = InMemorySchemaRegistry.named("wire-format-keys");
         assertThat(WireFormat.readSchemaId(b)).isEqualTo(registry.idOf("gpupool.jobs-key", JobCancel.getClassSchema()));
         assertThatThrownBy(() -> registry.idOf("gpupool.jobs-value", JobCancel.getClassSchema()))
-                .isInstanceOf(io.gpupool.registry.SubjectNotFoundException.class);
+                .isInstanceOf(SubjectNotFoundException.class);
         assertThat(keys.deserializer().deserialize("gpupool.jobs", b)).isEqualTo(new JobCancel("k"));
     }
 
-    private static void assertProblem(final org.assertj.core.api.ThrowableAssert.ThrowingCallable call,
+    private static void assertProblem(final ThrowableAssert.ThrowingCallable call,
                                       final Problem problem) {
         assertThatThrownBy(call).isInstanceOfSatisfying(RecordDecodeException.class,
                 e -> assertThat(e.problem()).isEqualTo(problem));

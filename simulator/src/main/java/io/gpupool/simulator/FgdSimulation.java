@@ -10,12 +10,12 @@ import io.gpupool.simulator.trace.OpenbNode;
 import io.gpupool.simulator.trace.OpenbNodeReader;
 import io.gpupool.simulator.trace.OpenbPod;
 import io.gpupool.simulator.trace.OpenbPodReader;
-
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /** Protocol 1 end to end: read the openb pod and node lists, run every policy over every seed, write the reports. */
 public final class FgdSimulation {
@@ -41,7 +41,7 @@ public final class FgdSimulation {
                 "Inputs: pods `%s` (%d pods, GPU demand %.1f%% of cluster GPUs), nodes `%s` (%d nodes, %d GPUs); %d seeds (0..%d); arrival order %s.",
                 podsFile.getFileName(), pods.size(), 100.0 * demand / (gpus * 1000.0), nodesFile.getFileName(), nodes.size(), gpus,
                 seeds, seeds - 1, order.name().toLowerCase(Locale.ROOT))
-                + (engineOverrides.isEmpty() ? "" : " Engine settings: " + new java.util.TreeMap<>(engineOverrides) + ".");
+                + (engineOverrides.isEmpty() ? "" : " Engine settings: " + new TreeMap<>(engineOverrides) + ".");
         final String note = "Protocol (FGD's simulator, Weng et al. ATC'23): per seed, the trace's pods are "
                 + (order == ArrivalOrder.SHUFFLED ? "sorted by name and shuffled with the seed" : "kept in trace order")
                 + ", then pods drawn with replacement from the trace are appended until the next draw would take arrived GPU demand"

@@ -3,9 +3,6 @@ package io.gpupool.simulator;
 import io.gpupool.simulator.fgd.ArrivalOrder;
 import io.gpupool.simulator.philly.PhillyPolicy;
 import io.gpupool.simulator.pool.EnginePool;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -13,6 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,7 +27,7 @@ class SimulationOutputsTest {
     @Test
     void fgdWritesHeadlinesCsvSummaryAndCharts() throws IOException {
         final List<String> lines = FgdSimulation.run(EnginePool::new, TestTraces.path("openb_pod_list_slice.csv"),
-                TestTraces.path("openb_node_list_slice.csv"), List.of("best-fit", "fgd"), 2, ArrivalOrder.SHUFFLED, 2, java.util.Map.of(), out, QUIET);
+                TestTraces.path("openb_node_list_slice.csv"), List.of("best-fit", "fgd"), 2, ArrivalOrder.SHUFFLED, 2, Map.of(), out, QUIET);
         assertThat(lines).hasSize(2);
         assertThat(lines.get(0)).matches("policy=best-fit alloc_pct_at_100=\\d+\\.\\d alloc_pct_at_130=\\d+\\.\\d seeds=2");
         for (String file : List.of("fgd_curve.csv", "fgd_seeds.csv", "fgd_pods.csv", "fgd_allocation.png", "fgd_fragmentation.png", "fgd_stranded.png", "summary.md")) {
@@ -42,7 +42,7 @@ class SimulationOutputsTest {
     void phillyWritesHeadlinesCsvSummaryAndCharts() throws IOException {
         final List<String> lines = PhillySimulation.run(EnginePool::new, TestTraces.path("philly_slice.csv"),
                 Instant.parse("2017-10-01T00:00:00Z"), Instant.parse("2017-12-01T00:00:00Z"), PhillySimulation.Sizing.helios(),
-                List.of(PhillyPolicy.FIFO, PhillyPolicy.FULL), 2, java.util.Map.of(), out, QUIET);
+                List.of(PhillyPolicy.FIFO, PhillyPolicy.FULL), 2, Map.of(), out, QUIET);
         assertThat(lines).hasSize(2);
         assertThat(lines.get(0)).startsWith("policy=fifo avg_jct_s=").contains(" avg_queue_s=");
         for (String file : List.of("philly_jobs.csv", "philly_utilisation.csv", "philly_virtual_clusters.csv",

@@ -3,6 +3,7 @@ package io.gpupool.sink.apply;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,7 +69,7 @@ public final class AllocationFile {
         final byte[] bytes = JSON.writeValueAsBytes(content);
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
-            ch.write(java.nio.ByteBuffer.wrap(bytes));
+            ch.write(ByteBuffer.wrap(bytes));
             // Forced before the rename: after a crash the new name never points at missing data.
             ch.force(true);
         }

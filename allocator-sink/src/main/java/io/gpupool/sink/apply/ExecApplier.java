@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -81,7 +82,7 @@ public final class ExecApplier implements Applier {
     @Override
     public void allocate(final JobPart part, final PartObserver observer) throws IOException {
         final List<String> argv = template.argv(part);
-        final List<String> command = new java.util.ArrayList<>();
+        final List<String> command = new ArrayList<>();
         if (Files.isExecutable(SETSID)) {
             command.add(SETSID.toString());
             // setsid would report a missing program only as exit code 127: check it here, so it is

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Keeps one allocation file per node ({@code DIR/NODE.json}) for whatever starts the work there (a
@@ -64,7 +65,7 @@ public final class FileApplier implements Applier {
                 return Optional.empty();
             }
             file.write(new Content(part.nodeId(), System.currentTimeMillis(), next));
-            return Optional.of(Outcome.stopped(java.util.OptionalInt.empty(), reason));
+            return Optional.of(Outcome.stopped(OptionalInt.empty(), reason));
         }
     }
 

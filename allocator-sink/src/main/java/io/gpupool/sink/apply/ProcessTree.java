@@ -31,7 +31,7 @@ public final class ProcessTree {
     private static final long POLL_MILLIS = 20;
 
     /** Processes of the tree that outlived SIGKILL and the kill wait: the tree is not stopped. */
-    public static final class StillRunningException extends java.io.IOException {
+    public static final class StillRunningException extends IOException {
         private static final long serialVersionUID = 1L;
         private final transient Set<ProcessHandle> survivors;
 

@@ -3,6 +3,7 @@ package io.gpupool.sink.apply;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -87,7 +88,7 @@ public final class SimulatedApplier implements Applier {
             return Optional.empty();
         }
         r.timer().cancel(false);
-        return Optional.of(Outcome.stopped(java.util.OptionalInt.empty(), reason));
+        return Optional.of(Outcome.stopped(OptionalInt.empty(), reason));
     }
 
     /** A stop only cancels a timer. */

@@ -24,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -85,7 +86,7 @@ public final class SinkBench {
         final SinkConfig config = SinkConfig.defaults(bootstrap, registryUrl, stateDir.resolve("bench-" + suffix))
                 .withTopics(catalog).withGroupId("bench-sink-" + suffix);
         final long t0 = System.nanoTime();
-        final Map<String, String> out = new java.util.LinkedHashMap<>();
+        final Map<String, String> out = new LinkedHashMap<>();
         final Applier applier = exec
                 ? new ExecApplier(CommandTemplate.jobCommand(), Duration.ofSeconds(5), config.stateDir().resolve("logs"))
                 : new SimulatedApplier(1, Duration.ZERO);

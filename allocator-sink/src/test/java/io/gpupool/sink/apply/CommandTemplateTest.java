@@ -1,10 +1,11 @@
 package io.gpupool.sink.apply;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class CommandTemplateTest {
 
@@ -12,7 +13,7 @@ class CommandTemplateTest {
     void dockerTemplateGetsTheGpusAndTheJobCommand() {
         final JobPart part = new JobPart("j1", "n3", "d1", "d1", "c1", "train", "team", List.of(2, 5),
                 List.of("GPU-x", "GPU-y"), 1, List.of("n2", "n3"), List.of("python", "train.py"), List.of("--lr", "0.1"),
-                Map.of(), java.util.Optional.empty(), java.util.Optional.empty());
+                Map.of(), Optional.empty(), Optional.empty());
         final CommandTemplate t = CommandTemplate.parse(
                 "docker run --rm --name gp-{jobId}-{rank} --gpus device={gpuUuids} -e CUDA_VISIBLE_DEVICES img:1 {command}");
         assertThat(t.argv(part)).containsExactly("docker", "run", "--rm", "--name", "gp-j1-1", "--gpus",

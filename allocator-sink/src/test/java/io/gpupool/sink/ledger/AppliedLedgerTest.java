@@ -1,13 +1,14 @@
 package io.gpupool.sink.ledger;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gpupool.avro.GpuAssignment;
+import io.gpupool.avro.JobEvent;
+import io.gpupool.avro.JobEventType;
 import io.gpupool.avro.JournalPosition;
 import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.NodeCommandType;
 import io.gpupool.sink.apply.JobPart;
 import io.gpupool.sink.events.JobEvents;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +18,8 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** What a reopened ledger remembers, and how big its file gets. */
 class AppliedLedgerTest {
@@ -28,7 +31,7 @@ class AppliedLedgerTest {
         return NodeCommand.newBuilder().setCommandId(id).setDecisionId("d-" + id).setType(type).setNodeId(node)
                 .setJobId(job).setPool("p").setRuntimeEstimateMillis(5_000L).setReason(type == NodeCommandType.EVICT ? "Xid 79" : null)
                 .setGpus(type == NodeCommandType.ALLOCATE ? List.of(new GpuAssignment("GPU-" + node + "-0", 0, 1000)) : List.of())
-                .setCause(new JournalPosition(0, 1L, java.time.Instant.ofEpochMilli(1))).build();
+                .setCause(new JournalPosition(0, 1L, Instant.ofEpochMilli(1))).build();
     }
 
     static NodeCommand command(final String id, final NodeCommandType type, final String job, final String node,
@@ -81,13 +84,13 @@ class AppliedLedgerTest {
         final JobPart part = JobPart.of(a);
         try (AppliedLedger ledger = AppliedLedger.open(dir)) {
             ledger.applied(a, Optional.of(part), 100);
-            ledger.outcome(part, JobEvents.toOutcome(JobEvents.stopped(part, io.gpupool.avro.JobEventType.RELEASED,
+            ledger.outcome(part, JobEvents.toOutcome(JobEvents.stopped(part, JobEventType.RELEASED,
                     "r1", "d-r1", Instant.now(), 143, "released")));
         }
         try (AppliedLedger ledger = AppliedLedger.open(dir)) {
             final ActivePart a1 = ledger.unsettled().get(0);
             assertThat(a1.outcome()).hasValueSatisfying(o -> assertThat(o.placementId()).isEqualTo("place-1"));
-            final io.gpupool.avro.JobEvent again = JobEvents.ofOutcome(a1.part(), a1.outcome().get(), Instant.now());
+            final JobEvent again = JobEvents.ofOutcome(a1.part(), a1.outcome().get(), Instant.now());
             assertThat(again.getEventId()).isEqualTo("r1/RELEASED");
             assertThat(again.getPlacementId()).isEqualTo("place-1");
         }
@@ -255,7 +258,7 @@ class AppliedLedgerTest {
         }
     }
 
-    private static long records(final Path file) throws java.io.IOException {
+    private static long records(final Path file) throws IOException {
         long n = 0;
         for (final byte b : Files.readAllBytes(file)) {
             if (b == '\n') {

@@ -1,9 +1,6 @@
 package io.gpupool.sink.ledger;
 
-import static io.gpupool.sink.ledger.AppliedLedgerTest.command;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
+import io.gpupool.avro.ExecSpec;
 import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.NodeCommandType;
 import io.gpupool.sink.apply.JobPart;
@@ -13,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,6 +18,10 @@ import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static io.gpupool.sink.ledger.AppliedLedgerTest.command;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A power loss in the middle of an append leaves the ledger's last record cut short anywhere, or
@@ -44,7 +46,7 @@ class AppliedLedgerTornWriteTest {
         final NodeCommand c2 = command("c2", NodeCommandType.ALLOCATE, "j2", "n1");
         // A long record, with an environment and characters outside ASCII: every cut inside it is tried.
         final NodeCommand torn = NodeCommand.newBuilder(command("torn", NodeCommandType.ALLOCATE, "jt", "n1"))
-                .setJobName("tränierung-ø").setExec(io.gpupool.avro.ExecSpec.newBuilder()
+                .setJobName("tränierung-ø").setExec(ExecSpec.newBuilder()
                         .setCommand(List.of("python", "train.py")).setEnv(Map.of("LR", "0.1", "NOTE", "a \"quoted\" value"))
                         .build()).build();
         try (AppliedLedger ledger = AppliedLedger.open(state)) {
@@ -84,7 +86,7 @@ class AppliedLedgerTornWriteTest {
         new Random(42).nextBytes(random); // with line feeds among them
         final byte[] badChecksum = whole.clone();
         badChecksum[whole.length - 10] ^= 0x01; // a whole record whose payload changed under its checksum
-        final Map<String, byte[]> tails = new java.util.LinkedHashMap<>();
+        final Map<String, byte[]> tails = new LinkedHashMap<>();
         tails.put("zeros", concat(head, new byte[4096])); // the file grew, its data never reached the disk
         tails.put("ones", concat(head, filled(64, (byte) 0xff)));
         tails.put("random", concat(head, random));

@@ -4,15 +4,19 @@ import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.EngineInput;
 import io.gpupool.scheduler.core.EngineOutput;
 import io.gpupool.scheduler.core.GpuSpec;
+import io.gpupool.scheduler.core.HcaLinkLayer;
 import io.gpupool.scheduler.core.HcaSpec;
 import io.gpupool.scheduler.core.JobSpec;
-import io.gpupool.scheduler.core.LinkLayer;
 import io.gpupool.scheduler.core.NodeSpec;
 import io.gpupool.scheduler.core.PoolEngine;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.lang.ref.Reference;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 
@@ -71,7 +75,7 @@ public final class EngineBench {
         final Driver busy = single;
         final int waiting = 200;
         for (int i = 0; i < waiting; i++) {
-            busy.engine.apply(new EngineInput.JobSubmit(busy.ts++, JobSpec.builder("wait" + i).gang(8, 8)
+            busy.engine.apply(new EngineInput.SubmitJob(busy.ts++, JobSpec.builder("wait" + i).gang(8, 8)
                     .runtimeEstimateMs(3_600_000).build()));
         }
         final int passes = Math.max(1, o.singleOps() / 100);
@@ -87,8 +91,8 @@ public final class EngineBench {
         OverloadBench.run(o, Math.max(1, o.singleOps() / 20), 1.2, out, progress);
         // both engines are still live here: the figure for two pools after all the release traffic
         out.put("heap_mb_two_pools_after_run", Long.toString(Math.max(0, usedHeap() - heapBefore) / (1024 * 1024)));
-        java.lang.ref.Reference.reachabilityFence(single);
-        java.lang.ref.Reference.reachabilityFence(gang);
+        Reference.reachabilityFence(single);
+        Reference.reachabilityFence(gang);
         return out;
     }
 
@@ -97,7 +101,7 @@ public final class EngineBench {
      * the thread waited for a core; this counts only what the engine used.
      */
     private static long cpu() {
-        final java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        final ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         return mx.isCurrentThreadCpuTimeSupported() ? mx.getCurrentThreadCpuTime() : System.nanoTime();
     }
 
@@ -106,7 +110,7 @@ public final class EngineBench {
     }
 
     private static String pct(final double f) {
-        return String.format(java.util.Locale.ROOT, "%.1f", 100 * f);
+        return String.format(Locale.ROOT, "%.1f", 100 * f);
     }
 
     private static long usedHeap() {
@@ -122,7 +126,7 @@ public final class EngineBench {
         final int perLeaf = o.nodes() / o.leaves();
         final List<HcaSpec> hcas = new ArrayList<>();
         for (int h = 0; h < 8; h++) {
-            hcas.add(new HcaSpec("mlx5_" + h, LinkLayer.INFINIBAND, h));
+            hcas.add(new HcaSpec("mlx5_" + h, HcaLinkLayer.INFINIBAND, h));
         }
         for (int n = 0; n < o.nodes(); n++) {
             final List<GpuSpec> gpus = new ArrayList<>(o.gpusPerNode());
@@ -188,7 +192,7 @@ public final class EngineBench {
             final JobSpec j = new JobSpec(id, "bench", "t" + (next & 3), shape.priorityClass(), 0, shape.nodes(),
                     shape.gpusPerNode(), shape.gpuMilli(), 0, 0, 0, List.of(), shape.topology(), true, shape.network(),
                     false, 0, false, 0, true);
-            final EngineOutput out = engine.apply(new EngineInput.JobSubmit(ts++, j));
+            final EngineOutput out = engine.apply(new EngineInput.SubmitJob(ts++, j));
             if (!out.commands().isEmpty()) {
                 running.add(id);
                 held += gpusPerJob;
@@ -205,7 +209,7 @@ public final class EngineBench {
             final String id = running.get(at);
             running.set(at, running.get(running.size() - 1));
             running.remove(running.size() - 1);
-            engine.apply(new EngineInput.JobEvent(ts++, id, EngineInput.JobEventKind.COMPLETED, engine.placementOf(id), "", ""));
+            engine.apply(new EngineInput.JobReport(ts++, id, EngineInput.JobEventKind.COMPLETED, engine.placementOf(id), "", ""));
             held -= gpusPerJob;
         }
     }

@@ -1,5 +1,6 @@
 package io.gpupool.bench.engine;
 
+import io.gpupool.scheduler.core.JobSpec;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -34,9 +35,9 @@ public class EngineJmh {
     @Setup(Level.Trial)
     public void setUp() {
         final EngineBenchOptions o = EngineBenchOptions.defaults();
-        single = new EngineBench.Driver(o, io.gpupool.scheduler.core.JobSpec.builder("x").gang(1, 1).build(), 1);
+        single = new EngineBench.Driver(o, JobSpec.builder("x").gang(1, 1).build(), 1);
         single.fillTo(0.75);
-        gang = new EngineBench.Driver(o, io.gpupool.scheduler.core.JobSpec.builder("x").gang(8, 8).build(), 64);
+        gang = new EngineBench.Driver(o, JobSpec.builder("x").gang(8, 8).build(), 64);
         gang.fillTo(0.75);
     }
 

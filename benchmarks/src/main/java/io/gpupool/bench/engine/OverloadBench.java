@@ -1,11 +1,14 @@
 package io.gpupool.bench.engine;
 
+import io.gpupool.scheduler.core.DecisionKind;
 import io.gpupool.scheduler.core.EngineInput;
 import io.gpupool.scheduler.core.EngineOutput;
 import io.gpupool.scheduler.core.JobSpec;
 import io.gpupool.scheduler.core.PoolEngine;
 import java.io.PrintStream;
 import java.util.ArrayDeque;
+import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -23,7 +26,7 @@ final class OverloadBench {
     }
 
     public static void main(final String[] args) {
-        final Map<String, String> out = new java.util.LinkedHashMap<>();
+        final Map<String, String> out = new LinkedHashMap<>();
         run(EngineBenchOptions.defaults(), Integer.parseInt(args.length > 0 ? args[0] : "20000"),
                 Double.parseDouble(args.length > 1 ? args[1] : "1.2"), out, System.err);
         out.forEach((k, v) -> System.out.println(k + "=" + v));
@@ -45,7 +48,7 @@ final class OverloadBench {
         final long t0 = System.nanoTime();
         d.run(inputs);
         final long t1 = System.nanoTime();
-        out.put("overload_offered_pct", String.format(java.util.Locale.ROOT, "%.0f", overload * 100));
+        out.put("overload_offered_pct", String.format(Locale.ROOT, "%.0f", overload * 100));
         out.put("overload_queued", Integer.toString(engine.queueDepth().total()));
         out.put("overload_inputs_per_s", Long.toString(Math.round(inputs * 1e9 / (t1 - t0))));
     }
@@ -69,7 +72,7 @@ final class OverloadBench {
             for (int i = 0; i < inputs; i++) {
                 if (!ends.isEmpty() && (long) ends.peek()[0] <= (long) nextArrivalMs) {
                     final Object[] e = ends.poll();
-                    record(engine.apply(new EngineInput.JobEvent((long) e[0], (String) e[1],
+                    record(engine.apply(new EngineInput.JobReport((long) e[0], (String) e[1],
                             EngineInput.JobEventKind.COMPLETED, engine.placementOf((String) e[1]), "", "")), (long) e[0]);
                 } else {
                     final long ts = (long) nextArrivalMs;
@@ -78,7 +81,7 @@ final class OverloadBench {
                     final JobSpec j = JobSpec.builder(id).tenant("tenant-" + (seq & 3))
                             .gang(1, SIZES[(int) (seq % SIZES.length)]).runtimeEstimateMs(runtimeMs).build();
                     seq++;
-                    record(engine.apply(new EngineInput.JobSubmit(ts, j)), ts);
+                    record(engine.apply(new EngineInput.SubmitJob(ts, j)), ts);
                 }
             }
         }
@@ -86,7 +89,7 @@ final class OverloadBench {
         /** Every job placed by this input ends runtimeMs later (placements come in time order). */
         private void record(final EngineOutput out, final long ts) {
             for (final var d : out.decisions()) {
-                if (d.kind() == io.gpupool.scheduler.core.DecisionKind.PLACED) {
+                if (d.kind() == DecisionKind.PLACED) {
                     ends.add(new Object[] {ts + runtimeMs, d.jobId()});
                 }
             }

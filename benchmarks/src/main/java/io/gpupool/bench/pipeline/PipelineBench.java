@@ -8,16 +8,18 @@ import io.gpupool.avro.JobEventType;
 import io.gpupool.avro.LinkSamples;
 import io.gpupool.avro.NodeInventory;
 import io.gpupool.avro.PlacementDecision;
-import io.gpupool.scheduler.journal.Codecs;
-import io.gpupool.scheduler.stream.PoolEngines;
 import io.gpupool.scheduler.app.SchedulerApp;
+import io.gpupool.scheduler.core.ModelCapacity;
+import io.gpupool.scheduler.journal.Codecs;
+import io.gpupool.scheduler.journal.TopicNames;
+import io.gpupool.scheduler.stream.PoolEngines;
 import io.gpupool.scheduler.stream.SchedulerOptions;
 import io.gpupool.scheduler.stream.StreamsSettings;
-import io.gpupool.scheduler.journal.TopicNames;
 import io.gpupool.serde.AvroSerdeConfig;
 import io.gpupool.topics.Topic;
 import io.gpupool.topics.TopicCatalog;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,6 +45,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
@@ -241,7 +244,7 @@ public final class PipelineBench {
             long allocated = 0;
             long unhealthy = 0;
             long total = 0;
-            for (final io.gpupool.scheduler.core.ModelCapacity m : e.capacity().byModel().values()) {
+            for (final ModelCapacity m : e.capacity().byModel().values()) {
                 allocated += m.allocated();
                 unhealthy += m.unhealthy();
                 total += m.total();
@@ -304,15 +307,15 @@ public final class PipelineBench {
                                   final AtomicBoolean stop, final AtomicLong sent) {
         // Collectors run on the nodes, not here: each node's readings are encoded once and re-sent with a
         // fresh record timestamp (the sequencer's stream time), so the bench machine's CPU goes to the pipeline.
-        final org.apache.kafka.common.serialization.Serializer<GpuSamples> gser = codecs.serializer();
-        final org.apache.kafka.common.serialization.Serializer<LinkSamples> lser = codecs.serializer();
+        final Serializer<GpuSamples> gser = codecs.serializer();
+        final Serializer<LinkSamples> lser = codecs.serializer();
         final List<byte[]> g = new ArrayList<>();
         final List<byte[]> l = new ArrayList<>();
         final List<byte[]> keys = new ArrayList<>();
         for (int n = 0; n < o.nodes(); n++) {
             g.add(gser.serialize(topics.telemetryGpu(), BenchFabric.gpuSamples(nodeId(n), o.gpusPerNode(), n)));
             l.add(lser.serialize(topics.telemetryLink(), BenchFabric.linkSamples(nodeId(n))));
-            keys.add(nodeId(n).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            keys.add(nodeId(n).getBytes(StandardCharsets.UTF_8));
         }
         try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(producerConfig(o), new ByteArraySerializer(),
                 new ByteArraySerializer())) {
@@ -345,11 +348,11 @@ public final class PipelineBench {
                     .get(60, TimeUnit.SECONDS);
         }
         progress.printf("bench: pass-through ceiling on a backlog of %d job records%n", o.passthroughRecords());
-        final org.apache.kafka.common.serialization.Serializer<JobCommand> ser = codecs.serializer();
+        final Serializer<JobCommand> ser = codecs.serializer();
         try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(producerConfig(o), new ByteArraySerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < o.passthroughRecords(); i++) {
                 final String id = jobId(i);
-                p.send(new ProducerRecord<>(in, id.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                p.send(new ProducerRecord<>(in, id.getBytes(StandardCharsets.UTF_8),
                         ser.serialize(in, BenchFabric.submit(POOL, id, 1))));
             }
         }

@@ -2,6 +2,7 @@ package io.gpupool.cli.config;
 
 import io.gpupool.localstack.LocalStack;
 import io.gpupool.localstack.StackDescriptor;
+import io.gpupool.localstack.StackHandle;
 import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Option;
@@ -27,7 +28,7 @@ public final class DataDirOption {
      * The stack running in this directory, or a new one started for the caller (stopped when the
      * handle is closed, and with the caller's JVM at the latest).
      */
-    public io.gpupool.localstack.StackHandle connectOrStart() {
+    public StackHandle connectOrStart() {
         return LocalStack.connectOrStart(path());
     }
 

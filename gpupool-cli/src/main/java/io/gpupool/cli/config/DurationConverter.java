@@ -2,6 +2,7 @@ package io.gpupool.cli.config;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine;
@@ -17,7 +18,7 @@ public final class DurationConverter implements CommandLine.ITypeConverter<Durat
     }
 
     public static Duration parse(final String value) {
-        final String text = value.trim().toLowerCase(java.util.Locale.ROOT);
+        final String text = value.trim().toLowerCase(Locale.ROOT);
         final Matcher m = SHORT.matcher(text);
         if (m.matches()) {
             final long n = Long.parseLong(m.group(1));
@@ -30,7 +31,7 @@ public final class DurationConverter implements CommandLine.ITypeConverter<Durat
             }
         }
         try {
-            return Duration.parse(value.trim().toUpperCase(java.util.Locale.ROOT));
+            return Duration.parse(value.trim().toUpperCase(Locale.ROOT));
         } catch (DateTimeParseException e) {
             throw new CommandLine.TypeConversionException("'" + value
                     + "' is not a duration: write a whole number with a unit, e.g. 500ms, 30s, 5m, 2h or 1d");

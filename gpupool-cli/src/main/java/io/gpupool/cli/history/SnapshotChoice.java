@@ -5,6 +5,7 @@ import io.gpupool.scheduler.journal.EngineSnapshot;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Which engine snapshot each pool starts from: {@code none} (the whole journal), {@code latest},
@@ -66,7 +67,7 @@ public final class SnapshotChoice {
 
     public static String describe(final Map<String, List<EngineSnapshot>> all) {
         final StringBuilder sb = new StringBuilder();
-        new java.util.TreeMap<>(all).forEach((pool, list) -> sb.append(pool).append(' ')
+        new TreeMap<>(all).forEach((pool, list) -> sb.append(pool).append(' ')
                 .append(list.stream().map(s -> s.offset() + (s.hasJobBook() ? "" : " (format 1)")).toList())
                 .append("; "));
         return sb.length() == 0 ? "none" : sb.toString();

@@ -1,5 +1,6 @@
 package io.gpupool.cli.submit;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -17,10 +18,12 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.apache.avro.Schema;
 
 /**
  * A job request in a JSON or YAML file ({@code gpupool submit -f job.yaml}): the fields of the Avro
@@ -60,7 +63,7 @@ public final class JobFile {
         final JsonNode root;
         try {
             root = mapper.readTree(file.toFile());
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("-f " + file + " is not valid " + (name.endsWith(".json") ? "JSON" : "YAML")
                     + ": " + e.getOriginalMessage() + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"));
         } catch (IOException e) {
@@ -134,8 +137,8 @@ public final class JobFile {
         return b.build();
     }
 
-    private static Set<String> fieldNames(final org.apache.avro.Schema schema) {
-        final Set<String> names = new java.util.LinkedHashSet<>();
+    private static Set<String> fieldNames(final Schema schema) {
+        final Set<String> names = new LinkedHashSet<>();
         schema.getFields().forEach(f -> names.add(f.name()));
         return names;
     }

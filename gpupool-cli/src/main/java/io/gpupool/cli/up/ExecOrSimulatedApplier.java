@@ -4,6 +4,7 @@ import io.gpupool.sink.apply.Applier;
 import io.gpupool.sink.apply.JobPart;
 import io.gpupool.sink.apply.Outcome;
 import io.gpupool.sink.apply.PartObserver;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -42,9 +43,9 @@ final class ExecOrSimulatedApplier implements Applier {
 
     /** The longer of the two: a start waits for whichever kind of part held its GPUs. */
     @Override
-    public java.time.Duration longestStop() {
-        final java.time.Duration a = exec.longestStop();
-        final java.time.Duration b = simulated.longestStop();
+    public Duration longestStop() {
+        final Duration a = exec.longestStop();
+        final Duration b = simulated.longestStop();
         return a.compareTo(b) >= 0 ? a : b;
     }
 

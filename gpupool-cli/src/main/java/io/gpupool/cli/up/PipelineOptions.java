@@ -2,6 +2,7 @@ package io.gpupool.cli.up;
 
 import io.gpupool.cli.config.DurationConverter;
 import io.gpupool.collector.sim.FleetSpec;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Option;
@@ -97,7 +98,7 @@ public final class PipelineOptions {
         if (traceLimit < 0) {
             return "--trace-limit must be 0 (all) or more";
         }
-        if (trace != null && !java.nio.file.Files.isRegularFile(trace)) {
+        if (trace != null && !Files.isRegularFile(trace)) {
             return "--trace " + trace + " is not a file; e.g. --trace philly-pollux.csv (the Philly trace) "
                     + "or an Alibaba openb_pod_list_*.csv";
         }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -34,7 +35,7 @@ final class CsvTable {
             header = header.replace("\uFEFF", "");
             final String[] names = header.split(",", -1);
             for (int i = 0; i < names.length; i++) {
-                t.columns.put(names[i].trim().toLowerCase(java.util.Locale.ROOT), i);
+                t.columns.put(names[i].trim().toLowerCase(Locale.ROOT), i);
             }
             String line;
             while ((line = r.readLine()) != null) {

@@ -3,6 +3,7 @@ package io.gpupool.cli.workload;
 import io.gpupool.avro.JobCommand;
 import io.gpupool.serde.AvroSerdeConfig;
 import io.gpupool.serde.SpecificAvroSerde;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -67,6 +68,6 @@ public final class JobCommandProducer implements AutoCloseable {
 
     @Override
     public void close() {
-        producer.close(java.time.Duration.ofSeconds(10));
+        producer.close(Duration.ofSeconds(10));
     }
 }

@@ -3,6 +3,7 @@ package io.gpupool.cli.workload;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Reads a trace file, telling its format by its header: the Philly (Pollux) CSV or the Alibaba openb pod list. */
@@ -38,7 +39,7 @@ public final class TraceFiles {
                     + String.join(",", PhillyTrace.COLUMNS) + " or the openb pod list columns "
                     + String.join(",", OpenbTrace.COLUMNS));
         }
-        final List<TimedJob> kept = new java.util.ArrayList<>();
+        final List<TimedJob> kept = new ArrayList<>();
         long base = -1;
         for (final TimedJob j : jobs) {
             if (j.arrivalMillis() < skipMillis) {

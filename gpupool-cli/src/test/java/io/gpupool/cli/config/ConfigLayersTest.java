@@ -1,17 +1,20 @@
 package io.gpupool.cli.config;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gpupool.cli.Gpupool;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Flags, then GPUPOOL_* environment, then the --config file (command-scoped key first), then the built-in default. */
 class ConfigLayersTest {
@@ -91,8 +94,8 @@ class ConfigLayersTest {
     void theRealCommandLineUsesTheLayersToo() {
         final String[] args = {"up", "--help"};
         final CommandLine cli = Gpupool.commandLine(args, Map.of("GPUPOOL_DATA_DIR", "/env/dir"));
-        final java.io.StringWriter out = new java.io.StringWriter();
-        cli.setOut(new java.io.PrintWriter(out, true));
+        final StringWriter out = new StringWriter();
+        cli.setOut(new PrintWriter(out, true));
         assertThat(cli.execute(args)).isZero();
         assertThat(cli.getSubcommands().get("up").getCommandSpec().findOption("--data-dir").getValue().toString())
                 .isEqualTo("/env/dir");
@@ -102,7 +105,7 @@ class ConfigLayersTest {
     void configFileEntriesArePassedOnForTopicSettings() throws Exception {
         final Path file = dir.resolve("topics.properties");
         Files.writeString(file, "gpupool.topic.journal.name=prod.journal\n");
-        final ConfigLayers layers = ConfigLayers.of(java.util.List.of("topics", "--config", file.toString()), Map.of());
+        final ConfigLayers layers = ConfigLayers.of(List.of("topics", "--config", file.toString()), Map.of());
         assertThat(layers.fileEntries()).containsEntry("gpupool.topic.journal.name", "prod.journal");
     }
 }

@@ -1,7 +1,5 @@
 package io.gpupool.cli.e2e;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.JobCommand;
@@ -48,11 +46,11 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.zip.CRC32;
 import org.apache.kafka.clients.CommonClientConfigs;
-import org.awaitility.Awaitility;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -68,6 +66,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Utils;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -78,6 +77,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Producers the project does not write: a librdkafka-style client (CRC32 partitioner, null keys,
@@ -447,7 +448,7 @@ class AnyProducerOnStackTest {
             Awaitility.await("scheduler " + applicationId + " decided up to " + ends).atMost(WAIT)
                     .pollInterval(Duration.ofMillis(250))
                     .until(() -> admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata()
-                            .get(30, java.util.concurrent.TimeUnit.SECONDS), now -> ends.entrySet().stream()
+                            .get(30, TimeUnit.SECONDS), now -> ends.entrySet().stream()
                             .allMatch(e -> e.getValue() == 0
                                     || (now.get(e.getKey()) != null && now.get(e.getKey()).offset() >= e.getValue())));
         }

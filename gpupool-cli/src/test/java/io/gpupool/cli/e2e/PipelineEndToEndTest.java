@@ -1,7 +1,5 @@
 package io.gpupool.cli.e2e;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.JobEvent;
@@ -45,6 +43,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.junit.jupiter.api.AfterAll;
@@ -57,6 +56,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The whole pipeline on the local stack, wired by the same services as {@code gpupool up}: topics,
@@ -222,7 +223,7 @@ class PipelineEndToEndTest {
         assertThat(cancel.out).startsWith("e2e-exec\n").contains("decision=CANCELLED").contains("user changed their mind");
         final JobEvent evicted = awaitEvent("e2e-exec", JobEventType.EVICTED);
         assertThat(evicted.getReason()).contains("SIGTERM");
-        process.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        process.onExit().get(30, TimeUnit.SECONDS);
         assertThat(process.isAlive()).isFalse();
         assertThat(Files.readString(termFile).trim()).as("the job got SIGTERM and ran its trap").matches("term \\d+,\\d+");
     }

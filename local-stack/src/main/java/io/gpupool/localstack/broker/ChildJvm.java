@@ -1,10 +1,12 @@
 package io.gpupool.localstack.broker;
 
 import java.io.File;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -42,13 +44,13 @@ final class ChildJvm {
      * the broker dying underneath them. setsid execs in place (the child is no group leader), so the
      * pid we hold stays the JVM's. The child still exits with its parent through {@link BrokerMain}.
      */
-    static java.util.Optional<String> ownSession() {
+    static Optional<String> ownSession() {
         for (final String candidate : new String[] {"/usr/bin/setsid", "/bin/setsid"}) {
-            if (java.nio.file.Files.isExecutable(Path.of(candidate))) {
-                return java.util.Optional.of(candidate);
+            if (Files.isExecutable(Path.of(candidate))) {
+                return Optional.of(candidate);
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     /** {@code [setsid] java -Xmx.. <jvmFlags> -cp <classpath> mainClass args...}. */

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 
 /** Free-port checks on the loopback interface, where the local broker listens. */
 public final class Ports {
@@ -37,7 +38,7 @@ public final class Ports {
 
     /** Whether something accepts TCP connections on this loopback port now. */
     public static boolean accepts(final int port) {
-        try (java.net.Socket socket = new java.net.Socket()) {
+        try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
             return true;
         } catch (IOException e) {

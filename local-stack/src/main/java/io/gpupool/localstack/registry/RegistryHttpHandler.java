@@ -1,5 +1,6 @@
 package io.gpupool.localstack.registry;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -262,7 +263,7 @@ final class RegistryHttpHandler implements HttpHandler {
                 throw new RegistryError(400, 400, "request body must be a JSON object");
             }
             return node;
-        } catch (final com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (final JsonProcessingException e) {
             throw new RegistryError(400, 400, "malformed JSON in request body: " + e.getOriginalMessage());
         }
     }

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -101,7 +102,7 @@ public final class LocalStackExtension implements BeforeAllCallback, ParameterRe
             final Path target = Path.of("target");
             if (Files.isRegularFile(log) && Files.isDirectory(target)) {
                 Files.copy(log, target.resolve("local-stack-broker-" + ProcessHandle.current().pid() + ".log"),
-                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                        StandardCopyOption.REPLACE_EXISTING);
             }
         }
 

@@ -1,7 +1,7 @@
 package io.gpupool.localstack.broker;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,8 +20,11 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The child-JVM broker that {@code gpupool up} runs: first start, reuse of its data, and its parent watch. */
 class KafkaBrokerTest {
@@ -100,9 +103,9 @@ class KafkaBrokerTest {
 
     @Test
     void aBusyFixedPortIsRefusedWithTheFix() throws Exception {
-        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             final BrokerSettings settings = BrokerSettings.defaults(dataDir).withPort(taken.getLocalPort());
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> KafkaBroker.start(settings))
+            Assertions.assertThatThrownBy(() -> KafkaBroker.start(settings))
                     .isInstanceOf(BrokerException.class)
                     .hasMessageContaining("already in use")
                     .hasMessageContaining("--port");

@@ -1,8 +1,5 @@
 package io.gpupool.localstack.registry;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.gpupool.registry.CompatibilityLevel;
 import io.gpupool.registry.CompatibilityResult;
 import io.gpupool.registry.IncompatibleSchemaException;
@@ -19,11 +16,22 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Our client against our server over real HTTP (schemas kept in memory here; see RegistryOnKafkaTest). */
 class RegistryHttpTest {
@@ -167,7 +175,7 @@ class RegistryHttpTest {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(protobuf.statusCode()).isEqualTo(422);
         // a primitive schema is a valid Avro schema (e.g. for keys)
-        assertThat(client.register("y-key", org.apache.avro.Schema.create(org.apache.avro.Schema.Type.STRING)))
+        assertThat(client.register("y-key", Schema.create(Schema.Type.STRING)))
                 .isPositive();
     }
 
@@ -175,8 +183,8 @@ class RegistryHttpTest {
     void invalidSchemaAndVersionAreTyped() {
         // A default that does not match its type: Avro builds it when asked not to validate,
         // the registry must refuse it (42201).
-        final org.apache.avro.Schema.Parser lenient = new org.apache.avro.Schema.Parser().setValidateDefaults(false);
-        final org.apache.avro.Schema badDefault = lenient.parse("{\"type\":\"record\",\"name\":\"B\","
+        final Schema.Parser lenient = new Schema.Parser().setValidateDefaults(false);
+        final Schema badDefault = lenient.parse("{\"type\":\"record\",\"name\":\"B\","
                 + "\"fields\":[{\"name\":\"n\",\"type\":\"int\",\"default\":\"many\"}]}");
         assertThatThrownBy(() -> client.register("b-value", badDefault)).isInstanceOfSatisfying(
                 InvalidSchemaException.class, e -> assertThat(e.errorCode()).isEqualTo(42201));
@@ -238,23 +246,23 @@ class RegistryHttpTest {
     void concurrentRegistrationsGetDistinctIdsAndGaplessVersions() throws Exception {
         final int threads = 4;
         final int perThread = 10;
-        final java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
-        final List<java.util.concurrent.Future<List<Integer>>> futures = new java.util.ArrayList<>();
+        final ExecutorService pool = Executors.newFixedThreadPool(threads);
+        final List<Future<List<Integer>>> futures = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             final int thread = t;
             futures.add(pool.submit(() -> {
                 final SchemaRegistryClient own = SchemaRegistryClient.of(server.url());
-                final List<Integer> ids = new java.util.ArrayList<>();
+                final List<Integer> ids = new ArrayList<>();
                 for (int i = 0; i < perThread; i++) {
                     // each schema adds one optional field, so every order is BACKWARD compatible
-                    ids.add(own.register("race-value", org.apache.avro.SchemaBuilder.record("R").fields()
+                    ids.add(own.register("race-value", SchemaBuilder.record("R").fields()
                             .optionalInt("f" + thread + "_" + i).endRecord()));
                 }
                 return ids;
             }));
         }
-        final java.util.Set<Integer> all = new java.util.TreeSet<>();
-        for (final java.util.concurrent.Future<List<Integer>> f : futures) {
+        final Set<Integer> all = new TreeSet<>();
+        for (final Future<List<Integer>> f : futures) {
             all.addAll(f.get());
         }
         pool.shutdown();

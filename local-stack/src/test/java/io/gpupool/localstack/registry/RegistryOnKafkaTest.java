@@ -1,14 +1,12 @@
 package io.gpupool.localstack.registry;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
 import io.gpupool.registry.CompatibilityLevel;
 import io.gpupool.registry.IncompatibleSchemaException;
 import io.gpupool.registry.SchemaRegistryClient;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
@@ -21,6 +19,9 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The registry keeping its schemas in a real broker's compacted topic. */
 @ExtendWith(LocalStackExtension.class)
@@ -74,7 +75,7 @@ class RegistryOnKafkaTest {
     @Test
     void startupFailsClearlyWhenKafkaIsNotThere() {
         assertThatThrownBy(() -> SchemaRegistryServer.builder().kafka("127.0.0.1:1").port(0)
-                .kafkaTimeout(java.time.Duration.ofSeconds(2)).start())
+                .kafkaTimeout(Duration.ofSeconds(2)).start())
                 .hasMessageContaining("127.0.0.1:1");
     }
 }

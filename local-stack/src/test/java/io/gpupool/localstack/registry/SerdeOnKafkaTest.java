@@ -1,8 +1,5 @@
 package io.gpupool.localstack.registry;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.gpupool.avro.GpuInfo;
 import io.gpupool.avro.JobEvent;
 import io.gpupool.avro.JobEventType;
@@ -21,6 +18,7 @@ import io.gpupool.serde.WireFormat;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -34,6 +32,8 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificRecordBase;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -48,6 +48,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Records through the serdes, the stack's registry over real HTTP and a real broker: the serdes
@@ -168,11 +171,11 @@ class SerdeOnKafkaTest {
     void badBytesAreReportedWithTheirPositionAndTheRestIsRead(final TestStack stack) throws Exception {
         final String url = stack.requireRegistryUrl();
         final String topic = stack.uniqueName("serde-bad-bytes");
-        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+        try (Admin admin = Admin.create(
                 stack.adminConfig())) {
-            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(topic, 1, (short) 1))).all().get();
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
         }
-        produceRaw(stack, topic, "n1", "{\"not\":\"avro\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        produceRaw(stack, topic, "n1", "{\"not\":\"avro\"}".getBytes(StandardCharsets.UTF_8));
         try (KafkaProducer<String, NodeInventory> producer = new KafkaProducer<>(producerConfig(stack, url))) {
             producer.send(new ProducerRecord<>(topic, "n2", inventory())).get();
         }

@@ -1,8 +1,8 @@
 package io.gpupool.scheduler.audit;
 
-import io.gpupool.scheduler.journal.JournalRecord;
-
 import io.gpupool.scheduler.audit.reality.RealityWindow;
+import io.gpupool.scheduler.journal.JournalRecord;
+import java.time.Instant;
 
 /**
  * Which journal entries an audit compares: from/to as offsets (inclusive) or times (epoch ms,
@@ -22,14 +22,14 @@ public record AuditRange(long fromOffset, long toOffset, long fromMs, long toMs)
             if (from.matches("\\d+")) {
                 fo = Long.parseLong(from);
             } else {
-                fm = java.time.Instant.parse(from).toEpochMilli();
+                fm = Instant.parse(from).toEpochMilli();
             }
         }
         if (to != null) {
             if (to.matches("\\d+")) {
                 to2 = Long.parseLong(to);
             } else {
-                tm = java.time.Instant.parse(to).toEpochMilli();
+                tm = Instant.parse(to).toEpochMilli();
             }
         }
         return new AuditRange(fo, to2, fm, tm);

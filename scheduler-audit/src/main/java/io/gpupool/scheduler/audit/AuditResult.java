@@ -4,6 +4,7 @@ import io.gpupool.scheduler.audit.reality.RealityReport;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What an audit found. {@code replayed} counts the journal entries applied to an engine (warm-up
@@ -40,7 +41,7 @@ public record AuditResult(long replayed, long compared, long matched, long diver
      * name=value lines: the replay's, and last (when the sinks' reports were checked) reality's.
      */
     public void print(final PrintWriter out) {
-        new java.util.TreeMap<>(startedFromSnapshot).forEach((pool, offset) ->
+        new TreeMap<>(startedFromSnapshot).forEach((pool, offset) ->
                 out.printf("pool %s: started from the engine snapshot at journal offset %d%n", pool, offset));
         out.printf("entries replayed: %d; decisions compared: %d, matched: %d, divergent: %d%n", replayed, compared,
                 matched, divergent);
@@ -48,7 +49,7 @@ public record AuditResult(long replayed, long compared, long matched, long diver
             out.println("node commands not compared: " + commands.whyNot());
         }
         if (commands.audited()) {
-            new java.util.TreeMap<>(commands.completeFrom()).forEach((partition, from) -> out.println(
+            new TreeMap<>(commands.completeFrom()).forEach((partition, from) -> out.println(
                     from == Long.MAX_VALUE
                             ? "node commands of journal partition " + partition + " not compared: the node-commands topic"
                                     + " no longer holds all of them (retention)"

@@ -1,8 +1,5 @@
 package io.gpupool.scheduler.audit;
 
-import io.gpupool.scheduler.journal.EngineSnapshot;
-import io.gpupool.scheduler.journal.JournalRecord;
-
 import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobSubmit;
 import io.gpupool.avro.NodeCommand;
@@ -12,7 +9,11 @@ import io.gpupool.scheduler.audit.reality.RealityReport;
 import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.PoolEngine;
 import io.gpupool.scheduler.journal.Applied;
+import io.gpupool.scheduler.journal.EngineSnapshot;
 import io.gpupool.scheduler.journal.JournalApplier;
+import io.gpupool.scheduler.journal.JournalRecord;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -69,7 +70,7 @@ public final class Auditor {
     public AuditResult run(final Iterator<JournalRecord> journal, final RecordedDecisions recorded,
                            final RecordedCommands commands, final RealityAudit reality) {
         final long start = System.nanoTime();
-        final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         final long cpuStart = threads.getCurrentThreadCpuTime();
         final Map<Integer, JournalApplier> appliers = new HashMap<>();
         final Map<String, PoolEngine> engines = new HashMap<>();

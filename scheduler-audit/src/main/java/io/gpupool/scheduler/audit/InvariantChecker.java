@@ -1,7 +1,5 @@
 package io.gpupool.scheduler.audit;
 
-import io.gpupool.scheduler.journal.JournalRecord;
-
 import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.GpuAssignment;
 import io.gpupool.avro.JobRequest;
@@ -9,7 +7,9 @@ import io.gpupool.avro.NodeAssignment;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.scheduler.core.GpuView;
 import io.gpupool.scheduler.core.NodeView;
+import io.gpupool.scheduler.core.PlacementPart;
 import io.gpupool.scheduler.core.PoolEngine;
+import io.gpupool.scheduler.journal.JournalRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -49,7 +49,7 @@ final class InvariantChecker {
                 }
                 engine.job(job).filter(v -> v.state().holdsResources()).ifPresent(v -> {
                     final List<NodeAssignment> held = new ArrayList<>();
-                    for (final io.gpupool.scheduler.core.NodeAssignment a : v.placement()) {
+                    for (final PlacementPart a : v.placement()) {
                         final List<GpuAssignment> gpus = new ArrayList<>();
                         for (final int g : a.gpus()) {
                             gpus.add(new GpuAssignment(a.nodeId() + "/gpu" + g, g, a.gpuMilli()));

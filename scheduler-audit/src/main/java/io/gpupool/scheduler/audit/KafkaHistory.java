@@ -1,10 +1,5 @@
 package io.gpupool.scheduler.audit;
 
-import io.gpupool.scheduler.journal.EngineSnapshot;
-import io.gpupool.scheduler.journal.JournalRecord;
-import io.gpupool.scheduler.journal.SnapshotTopic;
-import io.gpupool.scheduler.journal.SnapshotTopicRecords;
-
 import io.gpupool.avro.JobEvent;
 import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.NodeCommand;
@@ -12,6 +7,10 @@ import io.gpupool.avro.PlacementDecision;
 import io.gpupool.scheduler.audit.reality.ReportedEvent;
 import io.gpupool.scheduler.audit.reality.SinkHistory;
 import io.gpupool.scheduler.journal.Codecs;
+import io.gpupool.scheduler.journal.EngineSnapshot;
+import io.gpupool.scheduler.journal.JournalRecord;
+import io.gpupool.scheduler.journal.SnapshotTopic;
+import io.gpupool.scheduler.journal.SnapshotTopicRecords;
 import io.gpupool.scheduler.journal.TopicNames;
 import io.gpupool.serde.AvroSerdeConfig;
 import java.time.Duration;
@@ -19,6 +18,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -26,9 +26,13 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -174,7 +178,7 @@ public final class KafkaHistory implements AutoCloseable {
 
     private long undecodable;
 
-    private <T> T decoded(final java.util.function.Supplier<T> decode) {
+    private <T> T decoded(final Supplier<T> decode) {
         try {
             return decode.get();
         } catch (final RuntimeException e) {
@@ -250,7 +254,7 @@ public final class KafkaHistory implements AutoCloseable {
     public Iterator<JournalRecord> journal(final String pool, final Map<Integer, Long> start,
                                            final Map<Integer, Long> upTo) {
         final List<TopicPartition> parts = partitions(topics.journal());
-        final Map<TopicPartition, Long> ends = new java.util.HashMap<>(consumer.endOffsets(parts));
+        final Map<TopicPartition, Long> ends = new HashMap<>(consumer.endOffsets(parts));
         ends.replaceAll((tp, end) -> Math.min(end, upTo.getOrDefault(tp.partition(), end)));
         return new Iterator<>() {
             private final ArrayDeque<JournalRecord> buffer = new ArrayDeque<>();
@@ -305,12 +309,12 @@ public final class KafkaHistory implements AutoCloseable {
         p.putAll(clients);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, applicationId);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        final Map<Integer, Long> out = new java.util.TreeMap<>();
+        final Map<Integer, Long> out = new TreeMap<>();
         // committed() only fetches the group's offsets: it does not join the group or disturb its members
         try (KafkaConsumer<byte[], byte[]> group = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
-            final Map<TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> committed =
-                    group.committed(new java.util.HashSet<>(partitions(topics.journal())), Duration.ofSeconds(30));
+            final Map<TopicPartition, OffsetAndMetadata> committed =
+                    group.committed(new HashSet<>(partitions(topics.journal())), Duration.ofSeconds(30));
             committed.forEach((tp, o) -> {
                 if (o != null) {
                     out.put(tp.partition(), o.offset());
@@ -358,7 +362,7 @@ public final class KafkaHistory implements AutoCloseable {
                 .sorted(Comparator.comparingInt(TopicPartition::partition)).toList();
     }
 
-    private void read(final TopicPartition tp, final long from, final java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> each) {
+    private void read(final TopicPartition tp, final long from, final Consumer<ConsumerRecord<byte[], byte[]>> each) {
         final long end = consumer.endOffsets(List.of(tp)).get(tp);
         consumer.assign(List.of(tp));
         consumer.seek(tp, Math.max(from, consumer.beginningOffsets(List.of(tp)).get(tp)));

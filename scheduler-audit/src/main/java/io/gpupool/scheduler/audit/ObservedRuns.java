@@ -1,11 +1,11 @@
 package io.gpupool.scheduler.audit;
 
-import io.gpupool.scheduler.journal.JournalRecord;
-
 import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.JobEvent;
 import io.gpupool.avro.JobEventType;
 import io.gpupool.avro.PlacementDecision;
+import io.gpupool.scheduler.journal.JournalRecord;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +27,7 @@ final class ObservedRuns {
         final Map<Long, List<PlacementDecision>> byOffset = new HashMap<>();
         for (final PlacementDecision d : recorded) {
             byOffset.computeIfAbsent(key(d.getCause().getPartition(), d.getCause().getOffset()),
-                    k -> new java.util.ArrayList<>()).add(d);
+                    k -> new ArrayList<>()).add(d);
         }
         final Map<String, Long> started = new HashMap<>();
         for (final JournalRecord r : journal) {

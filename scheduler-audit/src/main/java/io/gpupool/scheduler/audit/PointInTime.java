@@ -1,24 +1,24 @@
 package io.gpupool.scheduler.audit;
 
-import io.gpupool.scheduler.journal.EngineSnapshot;
-import io.gpupool.scheduler.journal.JournalRecord;
-
 import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobSubmit;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.JobView;
 import io.gpupool.scheduler.core.ModelCapacity;
-import io.gpupool.scheduler.core.NodeAssignment;
+import io.gpupool.scheduler.core.PlacementPart;
 import io.gpupool.scheduler.core.PoolEngine;
 import io.gpupool.scheduler.journal.Applied;
+import io.gpupool.scheduler.journal.EngineSnapshot;
 import io.gpupool.scheduler.journal.JournalApplier;
+import io.gpupool.scheduler.journal.JournalRecord;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -41,12 +41,12 @@ public final class PointInTime {
                 out.flush();
                 return;
             }
-            out.printf("  state: %s%n", job.state().name().toLowerCase(java.util.Locale.ROOT));
+            out.printf("  state: %s%n", job.state().name().toLowerCase(Locale.ROOT));
             if (job.currentReason() != null) {
                 out.printf("  reason: %s: %s%n", job.currentReason().code(), job.currentReason().message());
                 new TreeMap<>(job.currentReason().evidence()).forEach((k, v) -> out.printf("    %s: %s%n", k, v));
             }
-            for (final NodeAssignment a : job.placement()) {
+            for (final PlacementPart a : job.placement()) {
                 out.printf("  on %s GPUs %s%n", a.nodeId(), a.gpus());
             }
             out.printf("  jobs ahead of it: %d%n", ahead.size());

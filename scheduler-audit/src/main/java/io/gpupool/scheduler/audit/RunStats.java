@@ -4,6 +4,7 @@ import io.gpupool.scheduler.core.ModelCapacity;
 import io.gpupool.scheduler.core.PoolEngine;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -57,7 +58,7 @@ public final class RunStats {
 
     /** The comparison figures, by name, in a fixed order. */
     public Map<String, Double> figures() {
-        final Map<String, Double> f = new java.util.LinkedHashMap<>();
+        final Map<String, Double> f = new LinkedHashMap<>();
         final long[] delays = jobs.stream().mapToLong(JobTimes::queueDelayMs).filter(d -> d >= 0).sorted().toArray();
         final long[] jcts = jobs.stream().mapToLong(JobTimes::jctMs).filter(d -> d >= 0).sorted().toArray();
         f.put("jobs", (double) jobs.size());

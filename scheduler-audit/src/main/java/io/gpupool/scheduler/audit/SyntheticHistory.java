@@ -1,7 +1,5 @@
 package io.gpupool.scheduler.audit;
 
-import io.gpupool.scheduler.journal.JournalRecord;
-
 import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.GpuHealth;
 import io.gpupool.avro.GpuHealthChange;
@@ -26,9 +24,13 @@ import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.PoolEngine;
 import io.gpupool.scheduler.journal.Applied;
 import io.gpupool.scheduler.journal.JournalApplier;
+import io.gpupool.scheduler.journal.JournalRecord;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Random;
 
@@ -66,9 +68,9 @@ public final class SyntheticHistory {
         final List<NodeCommand> commands = new ArrayList<>();
         final PriorityQueue<Pending> pending = new PriorityQueue<>((a, b) -> a.atMs != b.atMs
                 ? Long.compare(a.atMs, b.atMs) : Long.compare(a.seq, b.seq));
-        final java.util.Map<String, Long> runtimes = new java.util.HashMap<>();
-        final java.util.Map<String, Integer> runs = new java.util.HashMap<>();
-        final java.util.ArrayDeque<Heal> heals = new java.util.ArrayDeque<>();
+        final Map<String, Long> runtimes = new HashMap<>();
+        final Map<String, Integer> runs = new HashMap<>();
+        final ArrayDeque<Heal> heals = new ArrayDeque<>();
         long t = 1_000;
         long seq = 0;
         int job = 0;

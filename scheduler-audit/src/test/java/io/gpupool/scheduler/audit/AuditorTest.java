@@ -1,31 +1,42 @@
 package io.gpupool.scheduler.audit;
 
-import io.gpupool.scheduler.journal.EngineSnapshot;
-import io.gpupool.scheduler.journal.JournalRecord;
-import io.gpupool.scheduler.journal.SnapshotChunks;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.GpuAssignment;
+import io.gpupool.avro.GpuHealth;
+import io.gpupool.avro.GpuHealthChange;
 import io.gpupool.avro.JobCommand;
+import io.gpupool.avro.JobEvent;
+import io.gpupool.avro.JobEventType;
 import io.gpupool.avro.JobSubmit;
 import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.NodeAssignment;
 import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.NodeCommandType;
 import io.gpupool.avro.PlacementDecision;
+import io.gpupool.avro.SourceRef;
+import io.gpupool.scheduler.audit.reality.RealityAudit;
+import io.gpupool.scheduler.audit.reality.ReportedEvent;
+import io.gpupool.scheduler.audit.reality.SinkHistory;
 import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.PoolEngine;
 import io.gpupool.scheduler.journal.Applied;
+import io.gpupool.scheduler.journal.EngineSnapshot;
 import io.gpupool.scheduler.journal.JournalApplier;
+import io.gpupool.scheduler.journal.JournalRecord;
+import io.gpupool.scheduler.journal.SnapshotChunks;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.ByteBuffer;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Audit over a recorded synthetic history: it passes untouched, and each kind of tampering is found and located. */
 class AuditorTest {
@@ -78,9 +89,9 @@ class AuditorTest {
     private static JournalRecord submitAgain(final JobCommand first, final String commandId, final long offset,
                                              final long t) {
         final JobCommand again = JobCommand.newBuilder(first).setCommandId(commandId).build();
-        return new JournalRecord(0, offset, JournalEntry.newBuilder().setPool("p").setTimestamp(java.time.Instant.ofEpochMilli(t))
-                .setSource(io.gpupool.avro.SourceRef.newBuilder().setTopic("synthetic").setPartition(0).setOffset(0)
-                        .setTimestamp(java.time.Instant.ofEpochMilli(t)).setKey(first.getJobId()).build())
+        return new JournalRecord(0, offset, JournalEntry.newBuilder().setPool("p").setTimestamp(Instant.ofEpochMilli(t))
+                .setSource(SourceRef.newBuilder().setTopic("synthetic").setPartition(0).setOffset(0)
+                        .setTimestamp(Instant.ofEpochMilli(t)).setKey(first.getJobId()).build())
                 .setPayload(again).build());
     }
 
@@ -190,8 +201,8 @@ class AuditorTest {
             if (rec.journal().get(i).entry().getPayload() instanceof JobCommand c && c.getCommand() instanceof JobSubmit) {
                 final String id = c.getJobId();
                 final boolean completedBefore = rec.journal().subList(i, at).stream().anyMatch(r ->
-                        r.entry().getPayload() instanceof io.gpupool.avro.JobEvent e && e.getJobId().equals(id)
-                                && e.getType() == io.gpupool.avro.JobEventType.COMPLETED);
+                        r.entry().getPayload() instanceof JobEvent e && e.getJobId().equals(id)
+                                && e.getType() == JobEventType.COMPLETED);
                 x = completedBefore ? c : null;
             }
         }
@@ -244,7 +255,7 @@ class AuditorTest {
     @Test
     void aSnapshotOfAnOlderSchedulerWithoutTheJobBookIsRefusedWithAReason() {
         // format 1 as older schedulers wrote it: magic, version 1, pool, partition, offset, timestamp, engine
-        final java.nio.ByteBuffer v1 = java.nio.ByteBuffer.allocate(4 + 4 + 2 + 1 + 4 + 8 + 8 + 4 + 3);
+        final ByteBuffer v1 = ByteBuffer.allocate(4 + 4 + 2 + 1 + 4 + 8 + 8 + 4 + 3);
         v1.putInt(0x47505342).putInt(1).putShort((short) 1).put((byte) 'p').putInt(0).putLong(99).putLong(5)
                 .putInt(3).put(new byte[] {1, 2, 3});
         assertThat(EngineSnapshot.isWholeRecord(v1.array())).isTrue(); // on the topic before chunking
@@ -252,12 +263,12 @@ class AuditorTest {
         final EngineSnapshot old = EngineSnapshot.fromBytes(v1.array());
         assertThat(old.offset()).isEqualTo(99);
         assertThat(old.hasJobBook()).isFalse();
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Auditor(p -> CONFIG, Map.of("p", old), AuditRange.ALL))
+        Assertions.assertThatThrownBy(() -> new Auditor(p -> CONFIG, Map.of("p", old), AuditRange.ALL))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("journal 0@99", "older scheduler", "job book", "--snapshot none");
         final byte[] future = v1.array().clone();
         future[7] = 9;
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> EngineSnapshot.fromBytes(future))
+        Assertions.assertThatThrownBy(() -> EngineSnapshot.fromBytes(future))
                 .hasMessageContaining("version 9 is not supported");
     }
 
@@ -356,11 +367,11 @@ class AuditorTest {
         final List<PlacementDecision> tampered = new ArrayList<>(rec.decisions());
         // the first Xid, then the first single-node placement while that GPU is out (it heals 30 s later)
         int k = 0;
-        while (!(rec.journal().get(k).entry().getPayload() instanceof io.gpupool.avro.GpuHealthChange h
-                && h.getHealth() == io.gpupool.avro.GpuHealth.UNHEALTHY)) {
+        while (!(rec.journal().get(k).entry().getPayload() instanceof GpuHealthChange h
+                && h.getHealth() == GpuHealth.UNHEALTHY)) {
             k++;
         }
-        final io.gpupool.avro.GpuHealthChange bad = (io.gpupool.avro.GpuHealthChange) rec.journal().get(k).entry().getPayload();
+        final GpuHealthChange bad = (GpuHealthChange) rec.journal().get(k).entry().getPayload();
         final long xidAt = rec.journal().get(k).timestampMs();
         int i = 0;
         while (tampered.get(i).getCause().getOffset() <= k || tampered.get(i).getOutcome() != DecisionOutcome.PLACED
@@ -384,22 +395,22 @@ class AuditorTest {
     }
 
     /** What a sink that answered every command would have reported: an APPLIED a little after each was issued. */
-    private static List<io.gpupool.scheduler.audit.reality.ReportedEvent> appliedEvents(final List<NodeCommand> commands) {
-        final List<io.gpupool.scheduler.audit.reality.ReportedEvent> events = new ArrayList<>();
+    private static List<ReportedEvent> appliedEvents(final List<NodeCommand> commands) {
+        final List<ReportedEvent> events = new ArrayList<>();
         for (final NodeCommand c : commands) {
-            events.add(new io.gpupool.scheduler.audit.reality.ReportedEvent(0, events.size(), io.gpupool.avro.JobEvent
+            events.add(new ReportedEvent(0, events.size(), JobEvent
                     .newBuilder().setJobId(c.getJobId()).setEventId(c.getCommandId() + "/APPLIED")
-                    .setType(io.gpupool.avro.JobEventType.APPLIED).setCommandId(c.getCommandId()).setNodeId(c.getNodeId())
+                    .setType(JobEventType.APPLIED).setCommandId(c.getCommandId()).setNodeId(c.getNodeId())
                     .setOccurredAt(c.getCause().getTimestamp().plusMillis(5)).build()));
         }
         return events;
     }
 
-    private static AuditResult auditWithSinks(final AuditRange range, final List<io.gpupool.scheduler.audit.reality.ReportedEvent> events) {
+    private static AuditResult auditWithSinks(final AuditRange range, final List<ReportedEvent> events) {
         return new Auditor(p -> CONFIG, Map.of(), range).run(rec.journal().iterator(), RecordedDecisions.of(rec.decisions()),
-                RecordedCommands.of(rec.commands()), new io.gpupool.scheduler.audit.reality.RealityAudit(
-                        io.gpupool.scheduler.audit.reality.SinkHistory.complete(rec.commands(), events), null,
-                        io.gpupool.scheduler.audit.reality.RealityAudit.DEFAULT_GRACE));
+                RecordedCommands.of(rec.commands()), new RealityAudit(
+                        SinkHistory.complete(rec.commands(), events), null,
+                        RealityAudit.DEFAULT_GRACE));
     }
 
     private static String[] lines(final AuditResult r) {
@@ -410,7 +421,7 @@ class AuditorTest {
 
     @Test
     void theSinksReportsAreCheckedTooAndTheirFiguresAreTheLastLine() {
-        final List<io.gpupool.scheduler.audit.reality.ReportedEvent> all = appliedEvents(rec.commands());
+        final List<ReportedEvent> all = appliedEvents(rec.commands());
         final AuditResult clean = auditWithSinks(AuditRange.ALL, all);
         assertThat(clean.passed()).isTrue();
         String[] l = lines(clean);
@@ -420,7 +431,7 @@ class AuditorTest {
 
         // the sink never answered the commands of the first half of the journal: the replay still matches
         final long half = rec.journal().size() / 2;
-        final List<io.gpupool.scheduler.audit.reality.ReportedEvent> late = new ArrayList<>();
+        final List<ReportedEvent> late = new ArrayList<>();
         for (int i = 0; i < rec.commands().size(); i++) {
             if (rec.commands().get(i).getCause().getOffset() >= half) {
                 late.add(all.get(i));
@@ -437,7 +448,7 @@ class AuditorTest {
         assertThat(l[l.length - 1]).isEqualTo("overallocated_gpus=0 orphan_parts=0 unapplied_commands=" + lost);
         assertThat(l[l.length - 2]).startsWith("replayed=20000 ").endsWith(" commands_divergent=0");
         final NodeCommand firstLost = rec.commands().stream().filter(c -> c.getCause().getOffset() < half)
-                .min(java.util.Comparator.comparing((NodeCommand c) -> c.getCause().getTimestamp())
+                .min(Comparator.comparing((NodeCommand c) -> c.getCause().getTimestamp())
                         .thenComparing(NodeCommand::getCommandId)).orElseThrow();
         assertThat(String.join("\n", l)).contains("unapplied command " + firstLost.getCommandId() + ": ",
                 "... and " + (lost - 20) + " more unapplied commands");
@@ -460,7 +471,7 @@ class AuditorTest {
     void withoutTheSinkHistoryTheReportSaysWhyAndKeepsItsLastLine() {
         final AuditResult r = new Auditor(p -> CONFIG, Map.of(), AuditRange.ALL).run(rec.journal().iterator(),
                 RecordedDecisions.of(rec.decisions()), RecordedCommands.of(rec.commands()),
-                io.gpupool.scheduler.audit.reality.RealityAudit.notChecked("topic gpupool.job-events does not exist"));
+                RealityAudit.notChecked("topic gpupool.job-events does not exist"));
         assertThat(r.passed()).isTrue();
         final String[] l = lines(r);
         assertThat(l).contains("reality not checked: topic gpupool.job-events does not exist");

@@ -1,8 +1,23 @@
 package io.gpupool.scheduler.audit;
 
+import io.gpupool.avro.DecisionOutcome;
+import io.gpupool.avro.JobCommand;
+import io.gpupool.avro.JobEvent;
+import io.gpupool.avro.JobEventType;
+import io.gpupool.avro.JobSubmit;
+import io.gpupool.avro.JournalEntry;
+import io.gpupool.avro.NodeCommand;
+import io.gpupool.avro.NodeCommandType;
+import io.gpupool.avro.PlacementDecision;
+import io.gpupool.scheduler.core.EngineConfig;
+import io.gpupool.scheduler.core.PoolEngine;
+import io.gpupool.scheduler.journal.EngineSnapshot;
 import io.gpupool.scheduler.journal.JobBookSection;
 import io.gpupool.scheduler.journal.JobRecord;
 import io.gpupool.scheduler.journal.JournalApplier;
+import io.gpupool.scheduler.journal.JournalRecord;
+import io.gpupool.scheduler.journal.SnapshotTopic;
+import io.gpupool.scheduler.journal.SnapshotTopicRecords;
 import io.gpupool.scheduler.stream.DecisionHistory;
 import io.gpupool.scheduler.stream.EngineStore;
 import io.gpupool.scheduler.stream.Fixtures;
@@ -10,25 +25,13 @@ import io.gpupool.scheduler.stream.Harness;
 import io.gpupool.scheduler.stream.PlacerProcessor;
 import io.gpupool.scheduler.stream.PoolEngines;
 import io.gpupool.scheduler.stream.SchedulerMetrics;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.gpupool.avro.DecisionOutcome;
-import io.gpupool.avro.JobEventType;
-import io.gpupool.avro.JournalEntry;
-import io.gpupool.avro.NodeCommand;
-import io.gpupool.avro.PlacementDecision;
-import io.gpupool.scheduler.journal.EngineSnapshot;
-import io.gpupool.scheduler.journal.JournalRecord;
-import io.gpupool.scheduler.journal.SnapshotTopic;
-import io.gpupool.scheduler.journal.SnapshotTopicRecords;
-import io.gpupool.scheduler.core.EngineConfig;
-import io.gpupool.scheduler.core.PoolEngine;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
@@ -45,6 +48,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The placer's job book (which job ids were taken, the requests of live jobs) is part of what it
@@ -95,8 +100,8 @@ class PlacerJobBookTest {
 
     private static long offsetOf(final List<JournalEntry> journal, final String commandId) {
         for (int i = 0; i < journal.size(); i++) {
-            if (journal.get(i).getPayload() instanceof io.gpupool.avro.JobCommand c
-                    && c.getCommandId().equals(commandId) && c.getCommand() instanceof io.gpupool.avro.JobSubmit) {
+            if (journal.get(i).getPayload() instanceof JobCommand c
+                    && c.getCommandId().equals(commandId) && c.getCommand() instanceof JobSubmit) {
                 return i;
             }
         }
@@ -106,7 +111,7 @@ class PlacerJobBookTest {
     private static long lastOffsetOf(final List<JournalEntry> journal, final String commandId) {
         long last = -1;
         for (int i = 0; i < journal.size(); i++) {
-            if (journal.get(i).getPayload() instanceof io.gpupool.avro.JobCommand c && c.getCommandId().equals(commandId)) {
+            if (journal.get(i).getPayload() instanceof JobCommand c && c.getCommandId().equals(commandId)) {
                 last = i;
             }
         }
@@ -129,11 +134,11 @@ class PlacerJobBookTest {
             assertThat(run.decisions()).noneMatch(d -> d.getCause().getOffset() == retry);
             // a snapshot after x completed and before it came again; y's release names y (from the book)
             final long completed = run.journal().indexOf(run.journal().stream().filter(e -> e.getPayload()
-                    instanceof io.gpupool.avro.JobEvent ev && ev.getJobId().equals("x")
+                    instanceof JobEvent ev && ev.getJobId().equals("x")
                     && ev.getType() == JobEventType.COMPLETED).findFirst().orElseThrow());
             assertThat(run.snapshots()).anyMatch(s -> s.offset() >= completed && s.offset() < again);
             assertThat(run.snapshots()).allMatch(EngineSnapshot::hasJobBook);
-            assertThat(run.commands()).anyMatch(c -> c.getType() == io.gpupool.avro.NodeCommandType.RELEASE
+            assertThat(run.commands()).anyMatch(c -> c.getType() == NodeCommandType.RELEASE
                     && c.getJobId().equals("y") && "why".equals(c.getJobName()) && "team-y".equals(c.getTenant()));
 
             final List<JournalRecord> journal = new ArrayList<>();
@@ -250,7 +255,7 @@ class PlacerJobBookTest {
     }
 
     private static Map<String, JobRecord> book(final byte[] section) {
-        final Map<String, JobRecord> out = new java.util.TreeMap<>();
+        final Map<String, JobRecord> out = new TreeMap<>();
         JobBookSection.read(section, out::put);
         return out;
     }
@@ -279,7 +284,7 @@ class PlacerJobBookTest {
         for (int i = from; i < to; i++) {
             ctx.resetForwards();
             ctx.setRecordMetadata("gpupool.journal", 0, i);
-            p.process(new Record<>("p1".getBytes(java.nio.charset.StandardCharsets.UTF_8), raw.get(i), 1_000L + i));
+            p.process(new Record<>("p1".getBytes(StandardCharsets.UTF_8), raw.get(i), 1_000L + i));
             ctx.forwarded(PlacerProcessor.DECISIONS_SINK).forEach(f -> decisions.add((PlacementDecision) f.record().value()));
             ctx.forwarded(PlacerProcessor.COMMANDS_SINK).forEach(f -> commands.add((NodeCommand) f.record().value()));
             ctx.forwarded(PlacerProcessor.SNAPSHOTS_SINK).stream().map(f -> (String) f.record().key())

@@ -1,14 +1,16 @@
 package io.gpupool.scheduler.audit;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gpupool.scheduler.core.EngineConfig;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** What-if on a recorded history: the recorded settings reproduce it exactly; other settings give other figures. */
 class WhatIfTest {
@@ -70,9 +72,9 @@ class WhatIfTest {
                 + "final_outcome,placement,reasons,preemptions");
         assertThat(lines).hasSize(jobs.size() + 1);
         final JobTimes done = jobs.stream().filter(j -> j.jctMs() >= 0 && j.nodes() == 2).findFirst().orElseThrow();
-        final String row = java.util.Arrays.stream(lines).filter(l -> l.startsWith(done.jobId() + ",")).findFirst()
+        final String row = Arrays.stream(lines).filter(l -> l.startsWith(done.jobId() + ",")).findFirst()
                 .orElseThrow();
-        assertThat(row).contains(",RELEASED,", java.time.Instant.ofEpochMilli(done.submitMs()).toString(),
+        assertThat(row).contains(",RELEASED,", Instant.ofEpochMilli(done.submitMs()).toString(),
                 "," + done.jctMs() + ",");
         // a gang's placement names two nodes, separated by a space, in one field
         assertThat(done.placement()).matches("n\\d+\\[[0-9,]+\\] n\\d+\\[[0-9,]+\\]");

@@ -7,10 +7,10 @@ final class Candidate {
     final int[][] gpus;
     final int milli;
     final double score;
-    final TopologyScope scope;
+    final GangScope scope;
 
     Candidate(final int model, final int[] slots, final int[][] gpus, final int milli, final double score,
-              final TopologyScope scope) {
+              final GangScope scope) {
         this.model = model;
         this.slots = slots;
         this.gpus = gpus;

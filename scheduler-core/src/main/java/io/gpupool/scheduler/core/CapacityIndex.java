@@ -1,7 +1,9 @@
 package io.gpupool.scheduler.core;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * Nodes bucketed by their count of free healthy GPUs, per (leaf, GPU model) group, so that a
@@ -157,8 +159,8 @@ final class CapacityIndex {
         final int words = Math.max(1, (g.members.length + 63) >>> 6);
         g.all = new long[NodeSpec.MAX_GPUS_PER_NODE + 1][words];
         g.gang = new long[NodeSpec.MAX_GPUS_PER_NODE + 1][words];
-        java.util.Arrays.fill(g.allCount, 0);
-        java.util.Arrays.fill(g.gangCount, 0);
+        Arrays.fill(g.allCount, 0);
+        Arrays.fill(g.gangCount, 0);
         for (int p = 0; p < g.members.length; p++) {
             final int slot = g.members[p];
             positionOf[slot] = p;
@@ -173,9 +175,9 @@ final class CapacityIndex {
     }
 
     /** Resolves a slot to its node; the node must be registered before {@link #add}. */
-    private final java.util.function.IntFunction<NodeState> lookup;
+    private final IntFunction<NodeState> lookup;
 
-    CapacityIndex(final java.util.function.IntFunction<NodeState> lookup) {
+    CapacityIndex(final IntFunction<NodeState> lookup) {
         this.lookup = lookup;
     }
 
@@ -189,8 +191,8 @@ final class CapacityIndex {
     private void ensureSlot(final int slot) {
         if (slot >= groupOf.length) {
             final int len = Math.max(slot + 1, groupOf.length * 2);
-            groupOf = java.util.Arrays.copyOf(groupOf, len);
-            positionOf = java.util.Arrays.copyOf(positionOf, len);
+            groupOf = Arrays.copyOf(groupOf, len);
+            positionOf = Arrays.copyOf(positionOf, len);
         }
     }
 }

@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param causedBy    for EVICTED by preemption: the job that preempted it; else empty
  */
 public record Decision(String decisionId, long sequence, long timestampMs, String jobId, DecisionKind kind,
-                       List<NodeAssignment> placement, double score, String policy, Reason reason,
+                       List<PlacementPart> placement, double score, String policy, Reason reason,
                        String causedBy) {
     public Decision {
         Objects.requireNonNull(decisionId, "decisionId");

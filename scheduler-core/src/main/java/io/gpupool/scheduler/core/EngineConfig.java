@@ -1,8 +1,11 @@
 package io.gpupool.scheduler.core;
 
 import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -55,7 +58,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
                            int consolidationWindowMaxEvictions, int leafCongestedPct) {
 
     public static final SortedSet<Integer> DEFAULT_CRITICAL_XIDS = Collections.unmodifiableSortedSet(
-            new TreeSet<>(java.util.List.of(48, 63, 64, 74, 79, 92, 94, 95, 119, 120)));
+            new TreeSet<>(List.of(48, 63, 64, 74, 79, 92, 94, 95, 119, 120)));
 
     public EngineConfig {
         Objects.requireNonNull(poolId, "poolId");
@@ -168,7 +171,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
                 parseInt(s.get("leaf-congested-pct"), d.leafCongestedPct(), "leaf-congested-pct"));
     }
 
-    private static final java.util.Set<String> KNOWN_KEYS = Collections.unmodifiableSet(new TreeSet<>(java.util.List.of(
+    private static final Set<String> KNOWN_KEYS = Collections.unmodifiableSet(new TreeSet<>(List.of(
             "pool", "policy", "stale-telemetry-timeout-ms", "temperature-threshold-c", "evict-on-failure",
             "critical-xids", "busy-utilisation-pct", "finished-jobs-retained", "fgd-window", "backfill",
             "preemption", "consolidation-max-evictions", "default-runtime-ms", "fair-share-half-life-ms",
@@ -213,7 +216,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
         if (v == null) {
             return dflt;
         }
-        return switch (v.trim().toLowerCase(java.util.Locale.ROOT)) {
+        return switch (v.trim().toLowerCase(Locale.ROOT)) {
             case "true", "on", "yes", "1" -> true;
             case "false", "off", "no", "0" -> false;
             default -> throw new IllegalArgumentException("setting " + key + "=" + v + ": expected true or false");

@@ -89,14 +89,14 @@ public sealed interface EngineInput {
         }
     }
 
-    record JobSubmit(long timestampMs, JobSpec job) implements EngineInput {
-        public JobSubmit {
+    record SubmitJob(long timestampMs, JobSpec job) implements EngineInput {
+        public SubmitJob {
             Objects.requireNonNull(job, "job");
         }
     }
 
-    record JobCancel(long timestampMs, String jobId, String reason) implements EngineInput {
-        public JobCancel {
+    record CancelJob(long timestampMs, String jobId, String reason) implements EngineInput {
+        public CancelJob {
             Objects.requireNonNull(jobId, "jobId");
             reason = reason == null ? "" : reason;
         }
@@ -109,9 +109,9 @@ public sealed interface EngineInput {
      *                    engine applies the event only to that placement ("" names none and is refused)
      * @param nodeId      the node the part ran on ("" when the sink did not say: then it is not checked)
      */
-    record JobEvent(long timestampMs, String jobId, JobEventKind kind, String placementId, String nodeId,
+    record JobReport(long timestampMs, String jobId, JobEventKind kind, String placementId, String nodeId,
                     String detail) implements EngineInput {
-        public JobEvent {
+        public JobReport {
             Objects.requireNonNull(jobId, "jobId");
             Objects.requireNonNull(kind, "kind");
             placementId = placementId == null ? "" : placementId;
@@ -121,7 +121,7 @@ public sealed interface EngineInput {
     }
 
     /** Stream time moved on: stale telemetry and deadlines are checked. */
-    record Tick(long timestampMs) implements EngineInput {
+    record ClockTick(long timestampMs) implements EngineInput {
     }
 
     enum JobEventKind {

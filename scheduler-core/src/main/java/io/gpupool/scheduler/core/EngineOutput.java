@@ -7,7 +7,7 @@ import java.util.List;
  *
  * @param eventNote for a job event the engine did not apply, what it made of it; null otherwise
  */
-public record EngineOutput(List<Decision> decisions, List<NodeCommand> commands, JobEventNote eventNote) {
+public record EngineOutput(List<Decision> decisions, List<NodeInstruction> commands, JobEventNote eventNote) {
     public static final EngineOutput EMPTY = new EngineOutput(List.of(), List.of(), null);
 
     public EngineOutput {
@@ -15,7 +15,7 @@ public record EngineOutput(List<Decision> decisions, List<NodeCommand> commands,
         commands = List.copyOf(commands);
     }
 
-    public EngineOutput(final List<Decision> decisions, final List<NodeCommand> commands) {
+    public EngineOutput(final List<Decision> decisions, final List<NodeInstruction> commands) {
         this(decisions, commands, null);
     }
 

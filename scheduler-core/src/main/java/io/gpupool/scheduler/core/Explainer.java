@@ -10,13 +10,13 @@ import java.util.Map;
 final class Explainer {
     private static final int EXAMPLES = 3;
     private final PoolState st;
-    private final Placer placer;
+    private final PlacementSearch placer;
     private final ModelStats stats;
     /** Whether any GPU is unhealthy or any node's link impaired, as of {@link PoolState#impairmentVersion}. */
     private int impairedAsOf = -1;
     private boolean impaired;
 
-    Explainer(final PoolState st, final Placer placer, final ModelStats stats) {
+    Explainer(final PoolState st, final PlacementSearch placer, final ModelStats stats) {
         this.st = st;
         this.placer = placer;
         this.stats = stats;
@@ -237,13 +237,13 @@ final class Explainer {
         final String leafName = bestLeaf < 0 ? "-" : st.leaves.name(bestLeaf);
         ev.put("best_leaf", leafName);
         ev.put("best_leaf_nodes", Integer.toString(bestCount));
-        if (nodesWithKFits >= n || job.topology() == TopologyScope.LEAF || job.topology() == TopologyScope.NODE) {
+        if (nodesWithKFits >= n || job.topology() == GangScope.LEAF || job.topology() == GangScope.NODE) {
             if (nodesWithKFits + linkExcludedWithK >= n && linkExcludedWithK > 0 && nodesWithKFits < n) {
                 return new Reason(ReasonCode.LINK_EXCLUDED, "needs " + what + "; " + linkExcludedWithK
                         + " nodes with free GPUs are out of multi-node placement: " + linkText + tail, ev);
             }
-            final String scope = job.topology() == TopologyScope.SPINE ? "one spine" : "one leaf";
-            final ReasonCode code = job.topology() == TopologyScope.SPINE ? ReasonCode.NO_SPINE_FOR_GANG
+            final String scope = job.topology() == GangScope.SPINE ? "one spine" : "one leaf";
+            final ReasonCode code = job.topology() == GangScope.SPINE ? ReasonCode.NO_SPINE_FOR_GANG
                     : ReasonCode.NO_LEAF_FOR_GANG;
             return new Reason(code, "needs " + what + " on " + scope + "; leaf " + leafName + " has "
                     + bestCount + " node" + (bestCount == 1 ? "" : "s") + " with " + k + " free, the others "

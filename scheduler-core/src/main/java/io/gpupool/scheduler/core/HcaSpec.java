@@ -9,7 +9,7 @@ import java.util.Objects;
  * @param linkLayer InfiniBand or Ethernet (RoCE)
  * @param rail      the rail index in a rail-optimised fabric, -1 when not known
  */
-public record HcaSpec(String name, LinkLayer linkLayer, int rail) {
+public record HcaSpec(String name, HcaLinkLayer linkLayer, int rail) {
     public HcaSpec {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(linkLayer, "linkLayer");

@@ -30,7 +30,7 @@ final class Job {
     int refusedEvents;
     /** Why the last refused event was refused ("" when none was). */
     String lastRefusal = "";
-    List<NodeAssignment> placement = List.of();
+    List<PlacementPart> placement = List.of();
     int[] slots = new int[0];
     long placedAtMs;
     long startedAtMs;

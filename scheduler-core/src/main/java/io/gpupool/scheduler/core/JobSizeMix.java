@@ -1,6 +1,7 @@
 package io.gpupool.scheduler.core;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -115,7 +116,7 @@ final class JobSizeMix {
         for (int i = 0; i < order.length; i++) {
             order[i] = i;
         }
-        java.util.Arrays.sort(order, (a, b) -> {
+        Arrays.sort(order, (a, b) -> {
             final JobShape x = typical[a];
             final JobShape y = typical[b];
             int c = Integer.compare(x.gpus(), y.gpus());
@@ -127,7 +128,7 @@ final class JobSizeMix {
             }
             return c != 0 ? c : Long.compare(x.cpuMilli(), y.cpuMilli());
         });
-        final List<int[]> bounds = new java.util.ArrayList<>();
+        final List<int[]> bounds = new ArrayList<>();
         int start = 0;
         for (int i = 1; i <= order.length; i++) {
             if (i == order.length || !sameGpuDemand(typical[order[i]], typical[order[start]])) {

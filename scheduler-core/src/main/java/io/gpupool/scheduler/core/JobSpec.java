@@ -31,7 +31,7 @@ import java.util.Objects;
 public record JobSpec(String jobId, String name, String tenant, PriorityClass priorityClass, int priority,
                       int nodes, int gpusPerNode, int gpuMilli, long gpuMemoryMib,
                       long cpuMilliPerNode, long memoryMibPerNode, List<String> allowedModels,
-                      TopologyScope topology, boolean topologyRequired, Network network,
+                      GangScope topology, boolean topologyRequired, Network network,
                       boolean preemptible, long deadlineMs, boolean rejectIfLate,
                       long runtimeEstimateMs, boolean placeNowOrReject) {
 
@@ -43,7 +43,7 @@ public record JobSpec(String jobId, String name, String tenant, PriorityClass pr
         tenant = tenant == null || tenant.isBlank() ? "default" : tenant;
         priorityClass = priorityClass == null ? PriorityClass.BATCH : priorityClass;
         allowedModels = normalisedModels(allowedModels);
-        topology = topology == null ? TopologyScope.LEAF : topology;
+        topology = topology == null ? GangScope.LEAF : topology;
         network = network == null ? Network.ANY : network;
     }
 
@@ -85,7 +85,7 @@ public record JobSpec(String jobId, String name, String tenant, PriorityClass pr
         private long cpuMilliPerNode;
         private long memoryMibPerNode;
         private List<String> allowedModels = List.of();
-        private TopologyScope topology = TopologyScope.LEAF;
+        private GangScope topology = GangScope.LEAF;
         private boolean topologyRequired = true;
         private Network network = Network.ANY;
         private boolean preemptible;
@@ -113,7 +113,7 @@ public record JobSpec(String jobId, String name, String tenant, PriorityClass pr
         public Builder memoryMib(final long v) { memoryMibPerNode = v; return this; }
         public Builder models(final String... v) { allowedModels = List.of(v); return this; }
         public Builder models(final List<String> v) { allowedModels = v; return this; }
-        public Builder topology(final TopologyScope v, final boolean required) { topology = v; topologyRequired = required; return this; }
+        public Builder topology(final GangScope v, final boolean required) { topology = v; topologyRequired = required; return this; }
         public Builder network(final Network v) { network = v; return this; }
         public Builder preemptible(final boolean v) { preemptible = v; return this; }
         public Builder deadline(final long atMs, final boolean rejectWhenLate) { deadlineMs = atMs; rejectIfLate = rejectWhenLate; return this; }

@@ -11,7 +11,7 @@ import java.util.List;
  * @param lastRefusal   why the last refused event was refused ("" when none was)
  */
 public record JobView(String jobId, String tenant, PriorityClass priorityClass, int priority, JobState state,
-                      List<NodeAssignment> placement, long submittedMs, long placedMs, int evictions,
+                      List<PlacementPart> placement, long submittedMs, long placedMs, int evictions,
                       String preemptedBy, Decision lastDecision, Reason currentReason,
                       long runtimeEstimateMs, String placementId, int staleEvents, int refusedEvents,
                       String lastRefusal) {

@@ -67,10 +67,10 @@ public record NodeSpec(String nodeId, String leaf, String spine, long cpuMilli, 
     }
 
     public boolean hasInfiniband() {
-        return hcas.stream().anyMatch(h -> h.linkLayer() == LinkLayer.INFINIBAND);
+        return hcas.stream().anyMatch(h -> h.linkLayer() == HcaLinkLayer.INFINIBAND);
     }
 
     public boolean hasRoce() {
-        return hcas.stream().anyMatch(h -> h.linkLayer() == LinkLayer.ETHERNET);
+        return hcas.stream().anyMatch(h -> h.linkLayer() == HcaLinkLayer.ETHERNET);
     }
 }

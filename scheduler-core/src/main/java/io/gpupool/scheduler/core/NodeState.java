@@ -1,6 +1,7 @@
 package io.gpupool.scheduler.core;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.TreeMap;
 
@@ -91,7 +92,7 @@ final class NodeState {
         this.healthBits = new int[gpuCount];
         this.xid = new int[gpuCount];
         this.temperatureC = new int[gpuCount];
-        java.util.Arrays.fill(temperatureC, -1);
+        Arrays.fill(temperatureC, -1);
         this.utilisationPct = new int[gpuCount];
         this.lastTelemetryMs = nowMs;
         this.cpuFree = spec.cpuMilli();

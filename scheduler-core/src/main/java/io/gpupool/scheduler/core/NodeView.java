@@ -1,7 +1,9 @@
 package io.gpupool.scheduler.core;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /** One node as queries see it. */
 public record NodeView(String nodeId, String leaf, String spine, String model, List<GpuView> gpus,
@@ -9,7 +11,7 @@ public record NodeView(String nodeId, String leaf, String spine, String model, L
                        Map<String, String> badLinks, List<String> jobs, long lastTelemetryMs) {
     public NodeView {
         gpus = List.copyOf(gpus);
-        badLinks = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(badLinks));
+        badLinks = Collections.unmodifiableMap(new TreeMap<>(badLinks));
         jobs = List.copyOf(jobs);
     }
 }

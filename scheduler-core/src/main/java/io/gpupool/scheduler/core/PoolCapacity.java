@@ -1,10 +1,12 @@
 package io.gpupool.scheduler.core;
 
+import java.util.Collections;
 import java.util.Map;
+import java.util.TreeMap;
 
 /** Capacity by GPU model (sorted by model name) and the fragmentation figure. */
 public record PoolCapacity(Map<String, ModelCapacity> byModel, double fragmentation) {
     public PoolCapacity {
-        byModel = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(byModel));
+        byModel = Collections.unmodifiableMap(new TreeMap<>(byModel));
     }
 }

@@ -2,9 +2,13 @@ package io.gpupool.scheduler.core;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -16,7 +20,7 @@ public final class PoolEngine {
     private final EngineConfig cfg;
     final PoolState st;
     private final ModelStats stats = new ModelStats();
-    private final Placer placer;
+    private final PlacementSearch placer;
     private final Validator validator;
     private final Explainer explainer;
     private final Health health;
@@ -25,7 +29,7 @@ public final class PoolEngine {
     int lastSnapshotSize;
     /** Outputs of the input being applied. */
     private final List<Decision> decisions = new ArrayList<>();
-    private final List<NodeCommand> commands = new ArrayList<>();
+    private final List<NodeInstruction> commands = new ArrayList<>();
     /** What the engine made of the job event being applied, when it did not apply it. */
     private JobEventNote eventNote;
     private long inputTs;
@@ -33,7 +37,7 @@ public final class PoolEngine {
     public PoolEngine(final EngineConfig config) {
         this.cfg = config;
         this.st = new PoolState(config);
-        this.placer = new Placer(st, config, stats);
+        this.placer = new PlacementSearch(st, config, stats);
         this.validator = new Validator(st, stats, placer);
         this.explainer = new Explainer(st, placer, stats);
         this.health = new Health(config);
@@ -57,18 +61,18 @@ public final class PoolEngine {
         inputTs = input.timestampMs();
         st.nowMs = Math.max(st.nowMs, inputTs);
         final boolean schedule;
-        if (!(input instanceof EngineInput.JobSubmit || input instanceof EngineInput.JobEvent
-                || input instanceof EngineInput.JobCancel || input instanceof EngineInput.NodeHeartbeat
+        if (!(input instanceof EngineInput.SubmitJob || input instanceof EngineInput.JobReport
+                || input instanceof EngineInput.CancelJob || input instanceof EngineInput.NodeHeartbeat
                 || input instanceof EngineInput.GpuUtilisationFact || input instanceof EngineInput.NodeUplinkFact)) {
             // inventory, health, links or a tick: capacity may be lost, plans are replanned when next needed
             // (an uplink figure only changes which leaf a gang prefers: the plans' promises still hold)
             st.plans.clear();
         }
-        if (input instanceof EngineInput.JobSubmit s) {
+        if (input instanceof EngineInput.SubmitJob s) {
             schedule = submit(s.job());
-        } else if (input instanceof EngineInput.JobEvent e) {
+        } else if (input instanceof EngineInput.JobReport e) {
             schedule = jobEvent(e);
-        } else if (input instanceof EngineInput.JobCancel c) {
+        } else if (input instanceof EngineInput.CancelJob c) {
             schedule = cancel(c.jobId(), c.reason());
         } else if (input instanceof EngineInput.GpuHealthFact f) {
             schedule = gpuHealth(f);
@@ -86,7 +90,7 @@ public final class PoolEngine {
             schedule = upsertNode(u.node());
         } else if (input instanceof EngineInput.NodeRemoval r) {
             schedule = removeNode(r.nodeId());
-        } else if (input instanceof EngineInput.Tick) {
+        } else if (input instanceof EngineInput.ClockTick) {
             schedule = tick();
         } else {
             throw new IllegalArgumentException("unknown engine input " + input);
@@ -206,7 +210,7 @@ public final class PoolEngine {
     }
 
     private static boolean usesGpu(final Job j, final NodeState n, final int gpu) {
-        for (final NodeAssignment a : j.placement) {
+        for (final PlacementPart a : j.placement) {
             if (a.nodeId().equals(n.id()) && a.gpus().contains(gpu)) {
                 return true;
             }
@@ -376,10 +380,10 @@ public final class PoolEngine {
             decide(jobId, DecisionKind.CANCELLED, List.of(), 0, r, "", j);
             return false;
         }
-        final List<NodeAssignment> freed = j.placement;
+        final List<PlacementPart> freed = j.placement;
         final String id = decide(jobId, DecisionKind.CANCELLED, freed, 0, r, "", j).decisionId();
-        for (final NodeAssignment a : freed) {
-            commands.add(new NodeCommand(a.nodeId(), CommandKind.EVICT, jobId, id, j.placementId, a));
+        for (final PlacementPart a : freed) {
+            commands.add(new NodeInstruction(a.nodeId(), InstructionKind.EVICT, jobId, id, j.placementId, a));
         }
         release(j);
         finish(j, JobState.CANCELLED);
@@ -392,7 +396,7 @@ public final class PoolEngine {
      * that raced a preemption) is noted as stale and changes nothing; one naming a placement or node never
      * commanded for the job is refused. Either way the job's current placement is untouched.
      */
-    private boolean jobEvent(final EngineInput.JobEvent e) {
+    private boolean jobEvent(final EngineInput.JobReport e) {
         final Job j = st.job(e.jobId());
         if (j == null) {
             eventNote = new JobEventNote(e.jobId(), JobEventNote.Kind.UNKNOWN_JOB, e.kind() + " about job " + e.jobId()
@@ -433,13 +437,13 @@ public final class PoolEngine {
             case COMPLETED, FAILED -> {
                 final boolean ok = e.kind() == EngineInput.JobEventKind.COMPLETED;
                 st.estimator.finished(j.spec, StreamTime.minus(st.nowMs, j.startedAtMs > 0 ? j.startedAtMs : j.placedAtMs));
-                final List<NodeAssignment> freed = j.placement;
+                final List<PlacementPart> freed = j.placement;
                 final String placement = j.placementId;
                 final Reason r = Reason.of(ok ? ReasonCode.COMPLETED : ReasonCode.FAILED,
                         (ok ? "completed" : "failed") + (e.detail().isEmpty() ? "" : ": " + e.detail()));
                 final String id = decide(j.id(), DecisionKind.RELEASED, freed, 0, r, "", j).decisionId();
-                for (final NodeAssignment a : freed) {
-                    commands.add(new NodeCommand(a.nodeId(), CommandKind.RELEASE, j.id(), id, placement, a));
+                for (final PlacementPart a : freed) {
+                    commands.add(new NodeInstruction(a.nodeId(), InstructionKind.RELEASE, j.id(), id, placement, a));
                 }
                 release(j);
                 finish(j, ok ? JobState.COMPLETED : JobState.FAILED);
@@ -459,7 +463,7 @@ public final class PoolEngine {
     }
 
     private static boolean placedOn(final Job j, final String nodeId) {
-        for (final NodeAssignment a : j.placement) {
+        for (final PlacementPart a : j.placement) {
             if (a.nodeId().equals(nodeId)) {
                 return true;
             }
@@ -467,7 +471,7 @@ public final class PoolEngine {
         return false;
     }
 
-    private boolean refuse(final Job j, final EngineInput.JobEvent e, final String why) {
+    private boolean refuse(final Job j, final EngineInput.JobReport e, final String why) {
         final String message = e.kind() + " event refused: " + why;
         j.refusedEvents++;
         j.lastRefusal = message;
@@ -484,7 +488,7 @@ public final class PoolEngine {
     /** Places the job on the candidate; {@code note} is added to the PLACED reason (e.g. whom it preempted). */
     void allocate(final Job job, final Candidate c, final String note) {
         final JobSpec s = job.spec;
-        final List<NodeAssignment> placement = new ArrayList<>(c.slots.length);
+        final List<PlacementPart> placement = new ArrayList<>(c.slots.length);
         for (int i = 0; i < c.slots.length; i++) {
             final NodeState n = st.node(c.slots[i]);
             final int oldFree = n.freeWhole;
@@ -511,12 +515,12 @@ public final class PoolEngine {
                 refreshSharedRoom(n);
             }
             n.jobs.add(job);
-            placement.add(new NodeAssignment(n.id(), gpus, c.milli, c.milli < 1000 ? s.gpuMemoryMib() : 0,
+            placement.add(new PlacementPart(n.id(), gpus, c.milli, c.milli < 1000 ? s.gpuMemoryMib() : 0,
                     s.cpuMilliPerNode(), s.memoryMibPerNode()));
         }
         st.queue.remove(job);
         if (st.plans.size() > 0) {
-            final java.util.Set<String> on = new java.util.HashSet<>();
+            final Set<String> on = new HashSet<>();
             placement.forEach(a -> on.add(a.nodeId()));
             st.plans.placedOn(on, st.backfillCheckedAgainst);
         }
@@ -537,8 +541,8 @@ public final class PoolEngine {
         }
         final String id = decide(job.id(), DecisionKind.PLACED, job.placement, c.score, why, "", job).decisionId();
         job.placementId = id;
-        for (final NodeAssignment a : job.placement) {
-            commands.add(new NodeCommand(a.nodeId(), CommandKind.ALLOCATE, job.id(), id, id, a));
+        for (final PlacementPart a : job.placement) {
+            commands.add(new NodeInstruction(a.nodeId(), InstructionKind.ALLOCATE, job.id(), id, id, a));
         }
     }
 
@@ -555,7 +559,7 @@ public final class PoolEngine {
             b.append(" and ").append(c.slots.length - shown).append(" more");
         }
         final NodeState first = st.node(c.slots[0]);
-        b.append(" (").append(c.scope == TopologyScope.NODE ? "node" : c.scope.name().toLowerCase(java.util.Locale.ROOT))
+        b.append(" (").append(c.scope == GangScope.NODE ? "node" : c.scope.name().toLowerCase(Locale.ROOT))
                 .append(' ').append(st.leaves.name(first.leafIndex)).append(") by ").append(cfg.policy().policyName())
                 .append(", score ").append(c.score);
         if (job.spec.nodes() > 1 && st.leafCongested.get(first.leafIndex)) {
@@ -598,7 +602,7 @@ public final class PoolEngine {
             if (n == null) {
                 continue; // node already removed
             }
-            final NodeAssignment a = job.placement.get(i);
+            final PlacementPart a = job.placement.get(i);
             final int oldFree = n.freeWhole;
             final boolean oldLink = n.linkOk();
             for (final int g : a.gpus()) {
@@ -629,7 +633,7 @@ public final class PoolEngine {
             if (n == null) {
                 continue;
             }
-            final NodeAssignment a = job.placement.get(i);
+            final PlacementPart a = job.placement.get(i);
             final int oldFree = n.freeWhole;
             final boolean oldLink = n.linkOk();
             for (final int g : a.gpus()) {
@@ -650,11 +654,11 @@ public final class PoolEngine {
 
     /** Evicts a job holding resources: EVICTED decision and EVICT commands, then requeue or end it. */
     void evict(final Job j, final Reason why, final String causedBy, final boolean commandNodes) {
-        final List<NodeAssignment> freed = j.placement;
+        final List<PlacementPart> freed = j.placement;
         final String id = decide(j.id(), DecisionKind.EVICTED, freed, 0, why, causedBy, j).decisionId();
         if (commandNodes) {
-            for (final NodeAssignment a : freed) {
-                commands.add(new NodeCommand(a.nodeId(), CommandKind.EVICT, j.id(), id, j.placementId, a));
+            for (final PlacementPart a : freed) {
+                commands.add(new NodeInstruction(a.nodeId(), InstructionKind.EVICT, j.id(), id, j.placementId, a));
             }
         }
         release(j);
@@ -692,7 +696,7 @@ public final class PoolEngine {
         }
     }
 
-    Decision decide(final String jobId, final DecisionKind kind, final List<NodeAssignment> placement,
+    Decision decide(final String jobId, final DecisionKind kind, final List<PlacementPart> placement,
                     final double score, final Reason reason, final String causedBy, final Job job) {
         final long seq = ++st.decisionSeq;
         final Decision d = new Decision(cfg.poolId() + "-" + seq, seq, inputTs, jobId, kind, placement, score,
@@ -720,7 +724,7 @@ public final class PoolEngine {
     }
 
     /** The engine's placer (read-only use: the tests' brute-force victim search asks it). */
-    Placer placer() {
+    PlacementSearch placer() {
         return placer;
     }
 
@@ -888,12 +892,12 @@ public final class PoolEngine {
     }
 
     /** When the longest-waiting queued job was submitted (stream time); empty when none waits. Cheap: no explanations. */
-    public java.util.OptionalLong oldestQueuedSubmitMs() {
+    public OptionalLong oldestQueuedSubmitMs() {
         long oldest = Long.MAX_VALUE;
         for (final Job j : st.queue) {
             oldest = Math.min(oldest, j.submitMs);
         }
-        return oldest == Long.MAX_VALUE ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(oldest);
+        return oldest == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(oldest);
     }
 
     /** Waiting jobs in the order the queue policy would consider them now. */

@@ -1,6 +1,8 @@
 package io.gpupool.scheduler.core;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +30,7 @@ final class PoolState {
     final Map<String, NodeState> nodesById = new HashMap<>();
     final CapacityIndex index = new CapacityIndex(slots::get);
     /** model -> slots of nodes having a shared, healthy GPU with room left. */
-    final List<java.util.BitSet> sharedRoom = new ArrayList<>();
+    final List<BitSet> sharedRoom = new ArrayList<>();
 
     /** Jobs that are queued or hold resources, in submission order. */
     final LinkedHashMap<String, Job> activeJobs = new LinkedHashMap<>();
@@ -56,7 +58,7 @@ final class PoolState {
      * Stream times of the consolidation moves (one per job moved) within {@code consolidation-window-ms},
      * oldest first; kept only when a window budget is set.
      */
-    final java.util.ArrayDeque<Long> consolidationMoves = new java.util.ArrayDeque<>();
+    final ArrayDeque<Long> consolidationMoves = new ArrayDeque<>();
 
     /** Preemptible jobs holding resources, per priority class: lets the pass skip victim searches. */
     final int[] preemptibleHolding = new int[PriorityClass.values().length];
@@ -161,9 +163,9 @@ final class PoolState {
         }
     }
 
-    java.util.BitSet sharedRoom(final int model) {
+    BitSet sharedRoom(final int model) {
         while (sharedRoom.size() <= model) {
-            sharedRoom.add(new java.util.BitSet());
+            sharedRoom.add(new BitSet());
         }
         return sharedRoom.get(model);
     }

@@ -1,7 +1,9 @@
 package io.gpupool.scheduler.core;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -25,11 +27,11 @@ final class QueuePass {
     private final PoolEngine engine;
     private final PoolState st;
     private final EngineConfig cfg;
-    private final Placer placer;
+    private final PlacementSearch placer;
     private final VictimSearch victims;
     private final ReservationPlanner planner;
 
-    QueuePass(final PoolEngine engine, final PoolState st, final EngineConfig cfg, final Placer placer) {
+    QueuePass(final PoolEngine engine, final PoolState st, final EngineConfig cfg, final PlacementSearch placer) {
         this.engine = engine;
         this.st = st;
         this.cfg = cfg;
@@ -187,7 +189,7 @@ final class QueuePass {
             idx[i] = i;
             ends[i] = expectedEnd(running.get(i));
         }
-        java.util.Arrays.sort(idx, (a, b) -> ends[a] != ends[b] ? Long.compare(ends[a], ends[b])
+        Arrays.sort(idx, (a, b) -> ends[a] != ends[b] ? Long.compare(ends[a], ends[b])
                 : Long.compare(running.get(a).submitSeq, running.get(b).submitSeq));
         final long need = (long) j.spec.nodes() * j.spec.gpusPerNode();
         long freed = freeHealthyOfModels(j.spec);
@@ -272,7 +274,7 @@ final class QueuePass {
         final Reason why = explainer.whyNot(j.spec);
         final Reservation r = st.reservation;
         if (r != null && r.jobId().equals(j.id())) {
-            final Map<String, String> ev = new java.util.LinkedHashMap<>(why.evidence());
+            final Map<String, String> ev = new LinkedHashMap<>(why.evidence());
             ev.put("reserved_start_ms", Long.toString(r.startAtMs()));
             ev.put("reserved_nodes", String.join(",", r.nodes()));
             return new Reason(why.code(), why.message() + "; reserved to start by " + r.startAtMs() + " on "

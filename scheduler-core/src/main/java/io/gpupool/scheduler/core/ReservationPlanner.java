@@ -3,6 +3,7 @@ package io.gpupool.scheduler.core;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.ToLongFunction;
 
 /**
  * When and where could a blocked whole-GPU job start if running jobs end as estimated? For every
@@ -13,10 +14,10 @@ import java.util.List;
  */
 final class ReservationPlanner {
     private final PoolState st;
-    private final Placer placer;
-    private final java.util.function.ToLongFunction<Job> expectedEnd;
+    private final PlacementSearch placer;
+    private final ToLongFunction<Job> expectedEnd;
 
-    ReservationPlanner(final PoolState st, final Placer placer, final java.util.function.ToLongFunction<Job> expectedEnd) {
+    ReservationPlanner(final PoolState st, final PlacementSearch placer, final ToLongFunction<Job> expectedEnd) {
         this.st = st;
         this.placer = placer;
         this.expectedEnd = expectedEnd;
@@ -72,9 +73,9 @@ final class ReservationPlanner {
         }
         Arrays.sort(keys, 0, count);
         long bestTime = Long.MAX_VALUE;
-        TopologyScope bestScope = null;
+        GangScope bestScope = null;
         int bestUnit = -1;
-        for (final TopologyScope scope : scopes(s)) {
+        for (final GangScope scope : scopes(s)) {
             final int[] unitOut = new int[1];
             final long t = earliest(keys, count, s.nodes(), scope, unitOut);
             if (t < bestTime) {
@@ -96,18 +97,18 @@ final class ReservationPlanner {
         return new Reservation(j.id(), StreamTime.plus(st.nowMs, bestTime), nodes);
     }
 
-    private static List<TopologyScope> scopes(final JobSpec s) {
-        return s.nodes() == 1 ? List.of(TopologyScope.NODE) : Placer.scopes(s);
+    private static List<GangScope> scopes(final JobSpec s) {
+        return s.nodes() == 1 ? List.of(GangScope.NODE) : PlacementSearch.scopes(s);
     }
 
-    private static int unitOf(final NodeState n, final TopologyScope scope) {
-        return scope == TopologyScope.LEAF ? n.leafIndex : scope == TopologyScope.SPINE ? n.spineIndex : 0;
+    private static int unitOf(final NodeState n, final GangScope scope) {
+        return scope == GangScope.LEAF ? n.leafIndex : scope == GangScope.SPINE ? n.spineIndex : 0;
     }
 
     /** Earliest (relative) time {@code want} ready nodes share one unit of the scope; its unit in unitOut. */
-    private long earliest(final long[] keys, final int count, final int want, final TopologyScope scope,
+    private long earliest(final long[] keys, final int count, final int want, final GangScope scope,
                           final int[] unitOut) {
-        final int units = scope == TopologyScope.LEAF ? st.leaves.size() : scope == TopologyScope.SPINE ? st.spines.size() : 1;
+        final int units = scope == GangScope.LEAF ? st.leaves.size() : scope == GangScope.SPINE ? st.spines.size() : 1;
         final int[] seen = new int[Math.max(1, units)];
         for (int i = 0; i < count; i++) {
             final NodeState n = st.node((int) (keys[i] & (MAX_SLOTS - 1)));
@@ -192,7 +193,7 @@ final class ReservationPlanner {
                 if (r.slots[p] != n.slot) {
                     continue;
                 }
-                final NodeAssignment a = r.placement.get(p);
+                final PlacementPart a = r.placement.get(p);
                 for (final int g : a.gpus()) {
                     milli[g] -= a.gpuMilli();
                     if (milli[g] == 0 && n.healthBits[g] == 0) {

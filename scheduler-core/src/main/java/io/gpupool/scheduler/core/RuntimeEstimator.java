@@ -1,6 +1,7 @@
 package io.gpupool.scheduler.core;
 
 import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.TreeMap;
 
 /**
@@ -20,7 +21,7 @@ final class RuntimeEstimator {
      */
     final TreeMap<String, TreeMap<String, long[]>> samples = new TreeMap<>();
     /** Quantile per ring, dropped when the ring changes: a pure cache, never iterated nor stored. */
-    private final java.util.IdentityHashMap<long[], Long> cache = new java.util.IdentityHashMap<>();
+    private final IdentityHashMap<long[], Long> cache = new IdentityHashMap<>();
 
     void finished(final JobSpec job, final long runtimeMs) {
         if (runtimeMs <= 0) {

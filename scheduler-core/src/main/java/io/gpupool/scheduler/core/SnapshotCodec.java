@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The engine state as versioned bytes. Hand-written so that the same state always gives the same
@@ -87,7 +88,7 @@ final class SnapshotCodec {
                 out.writeLong(a.getValue().heldMilli);
             }
             out.writeInt(st.estimator.samples.size());
-            for (final Map.Entry<String, java.util.TreeMap<String, long[]>> t : st.estimator.samples.entrySet()) {
+            for (final Map.Entry<String, TreeMap<String, long[]>> t : st.estimator.samples.entrySet()) {
                 str(out, t.getKey());
                 out.writeInt(t.getValue().size());
                 for (final Map.Entry<String, long[]> s : t.getValue().entrySet()) {
@@ -185,7 +186,7 @@ final class SnapshotCodec {
             }
             final int tenants = in.readInt();
             for (int i = 0; i < tenants; i++) {
-                final java.util.TreeMap<String, long[]> t = new java.util.TreeMap<>();
+                final TreeMap<String, long[]> t = new TreeMap<>();
                 st.estimator.samples.put(str(in), t);
                 final int names = in.readInt();
                 for (int n = 0; n < names; n++) {
@@ -367,7 +368,7 @@ final class SnapshotCodec {
         final int hcaCount = in.readInt();
         final List<HcaSpec> hcas = new ArrayList<>(hcaCount);
         for (int h = 0; h < hcaCount; h++) {
-            hcas.add(new HcaSpec(str(in), LinkLayer.values()[in.readByte()], in.readInt()));
+            hcas.add(new HcaSpec(str(in), HcaLinkLayer.values()[in.readByte()], in.readInt()));
         }
         final NodeSpec spec = new NodeSpec(id, leaf, spine, cpu, mem, gpus, hcas);
         final NodeState n = new NodeState(slot, spec, in.readInt(), in.readInt(), in.readInt(), 0);
@@ -473,13 +474,13 @@ final class SnapshotCodec {
     private static JobSpec readSpec(final DataInputStream in) throws IOException {
         return new JobSpec(str(in), str(in), str(in), PriorityClass.values()[in.readByte()], in.readInt(),
                 in.readInt(), in.readInt(), in.readInt(), in.readLong(), in.readLong(), in.readLong(), readNames(in),
-                TopologyScope.values()[in.readByte()], in.readBoolean(), Network.values()[in.readByte()],
+                GangScope.values()[in.readByte()], in.readBoolean(), Network.values()[in.readByte()],
                 in.readBoolean(), in.readLong(), in.readBoolean(), in.readLong(), in.readBoolean());
     }
 
-    private static void assignments(final DataOutputStream out, final List<NodeAssignment> as) throws IOException {
+    private static void assignments(final DataOutputStream out, final List<PlacementPart> as) throws IOException {
         out.writeInt(as.size());
-        for (final NodeAssignment a : as) {
+        for (final PlacementPart a : as) {
             str(out, a.nodeId());
             out.writeInt(a.gpus().size());
             for (final int g : a.gpus()) {
@@ -492,9 +493,9 @@ final class SnapshotCodec {
         }
     }
 
-    private static List<NodeAssignment> readAssignments(final DataInputStream in) throws IOException {
+    private static List<PlacementPart> readAssignments(final DataInputStream in) throws IOException {
         final int n = in.readInt();
-        final List<NodeAssignment> out = new ArrayList<>(n);
+        final List<PlacementPart> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             final String node = str(in);
             final int g = in.readInt();
@@ -502,7 +503,7 @@ final class SnapshotCodec {
             for (int k = 0; k < g; k++) {
                 gpus.add(in.readInt());
             }
-            out.add(new NodeAssignment(node, gpus, in.readInt(), in.readLong(), in.readLong(), in.readLong()));
+            out.add(new PlacementPart(node, gpus, in.readInt(), in.readLong(), in.readLong(), in.readLong()));
         }
         return List.copyOf(out);
     }

@@ -1,15 +1,16 @@
 package io.gpupool.scheduler.core;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** Rejects requests that can never fit this pool, with the reason. */
 final class Validator {
     private final PoolState st;
     private final ModelStats stats;
-    private final Placer placer;
+    private final PlacementSearch placer;
 
-    Validator(final PoolState st, final ModelStats stats, final Placer placer) {
+    Validator(final PoolState st, final ModelStats stats, final PlacementSearch placer) {
         this.st = st;
         this.stats = stats;
         this.placer = placer;
@@ -71,7 +72,7 @@ final class Validator {
         return null;
     }
 
-    private java.util.List<String> knownModels() {
+    private List<String> knownModels() {
         return st.models.names().stream().filter(m -> !m.isEmpty()).sorted().toList();
     }
 
@@ -103,7 +104,7 @@ final class Validator {
         if (j.deadlineMs() < 0) {
             return "deadline must not be negative (0: none), got stream time " + j.deadlineMs();
         }
-        if (j.nodes() > 1 && j.topology() == TopologyScope.NODE && j.topologyRequired()) {
+        if (j.nodes() > 1 && j.topology() == GangScope.NODE && j.topologyRequired()) {
             return "a gang of " + j.nodes() + " nodes cannot be required on one node";
         }
         return null;

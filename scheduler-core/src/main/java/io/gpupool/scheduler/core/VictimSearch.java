@@ -2,6 +2,7 @@ package io.gpupool.scheduler.core;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -85,7 +86,7 @@ final class VictimSearch {
     private final PoolEngine engine;
     private final PoolState st;
     private final EngineConfig cfg;
-    private final Placer placer;
+    private final PlacementSearch placer;
 
     // ---- scratch of the search in progress
     private JobSpec spec;
@@ -96,7 +97,7 @@ final class VictimSearch {
     private Cost best;
     private List<Victim> bestSet;
 
-    VictimSearch(final PoolEngine engine, final PoolState st, final EngineConfig cfg, final Placer placer) {
+    VictimSearch(final PoolEngine engine, final PoolState st, final EngineConfig cfg, final PlacementSearch placer) {
         this.engine = engine;
         this.st = st;
         this.cfg = cfg;
@@ -316,7 +317,7 @@ final class VictimSearch {
     }
 
     /** A victim's part on one node. */
-    private record Part(Victim v, NodeAssignment a) {
+    private record Part(Victim v, PlacementPart a) {
     }
 
     /** A victim set on one node: one of the node's cheapest for its victim count. */
@@ -347,7 +348,7 @@ final class VictimSearch {
         }
 
         /** Frees (sign 1) or takes back (sign -1) one assignment, as unaccount/reaccount do. */
-        void free(final NodeAssignment a, final int sign) {
+        void free(final PlacementPart a, final int sign) {
             for (final int g : a.gpus()) {
                 used[g] -= sign * a.gpuMilli();
                 if (a.gpuMilli() < 1000) {
@@ -465,7 +466,7 @@ final class VictimSearch {
                 for (int i = 0; i < ls.length; i++) {
                     ls[i] = e.getValue().get(i).minLevel;
                 }
-                java.util.Arrays.sort(ls);
+                Arrays.sort(ls);
                 scopeLevel.put(e.getKey(), ls[need - 1]);
                 start = Math.min(start, ls[need - 1]);
             }
@@ -526,10 +527,10 @@ final class VictimSearch {
         if (spec.nodes() <= 1) {
             return n.slot;
         }
-        if (spec.topologyRequired() && spec.topology().compareTo(TopologyScope.LEAF) <= 0) {
+        if (spec.topologyRequired() && spec.topology().compareTo(GangScope.LEAF) <= 0) {
             return ((long) n.leafIndex << 32) | n.modelIndex;
         }
-        if (spec.topologyRequired() && spec.topology() == TopologyScope.SPINE) {
+        if (spec.topologyRequired() && spec.topology() == GangScope.SPINE) {
             return ((long) st.spineOfLeaf.get(n.leafIndex) << 32) | n.modelIndex;
         }
         return n.modelIndex;
@@ -845,7 +846,7 @@ final class VictimSearch {
             final Option[] o = opts[kept.get(t)];
             final int[][] ch = new int[need + 1][cap + 1];
             for (final int[] row : ch) {
-                java.util.Arrays.fill(row, -1);
+                Arrays.fill(row, -1);
             }
             choice[t] = ch;
             for (int jn = need - 1; jn >= 0; jn--) {

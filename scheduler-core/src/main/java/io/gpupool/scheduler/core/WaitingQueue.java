@@ -12,6 +12,7 @@ import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.LongSupplier;
 
 /**
  * The waiting jobs, kept so that a queue pass costs what it does, not the length of the queue.
@@ -91,7 +92,7 @@ final class WaitingQueue implements Iterable<Job> {
      * The shortest runtime estimate any waiting job of this shape can have: the least estimate asked
      * for, or, for jobs that asked none, {@code unaskedLeast} (the least the estimator can give).
      */
-    long leastEstimate(final Object shape, final java.util.function.LongSupplier unaskedLeast) {
+    long leastEstimate(final Object shape, final LongSupplier unaskedLeast) {
         final ShapeStats st = shapes.get(shape);
         if (st == null) {
             return Long.MAX_VALUE;

@@ -1,12 +1,14 @@
 package io.gpupool.scheduler.core;
 
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
 import static io.gpupool.scheduler.core.Pools.submit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.util.Map;
-import org.junit.jupiter.api.Test;
 
 class ConfigAndViewsTest {
 
@@ -19,7 +21,7 @@ class ConfigAndViewsTest {
         assertEquals(ScoringPolicy.FGD, c.policy());
         assertEquals(5000, c.staleTelemetryTimeoutMs());
         assertEquals(new TenantConfig(16, 2.0, Integer.MAX_VALUE), c.tenant("ml"));
-        assertEquals(java.util.List.of(48, 79), java.util.List.copyOf(c.criticalXids()));
+        assertEquals(List.of(48, 79), List.copyOf(c.criticalXids()));
         assertEquals(false, c.backfill());
         final IllegalArgumentException typo = assertThrows(IllegalArgumentException.class,
                 () -> EngineConfig.fromSettings(Map.of("polcy", "fgd")));
@@ -67,7 +69,7 @@ class ConfigAndViewsTest {
         assertEquals(ReasonCode.INSUFFICIENT_FREE_GPUS, b.currentReason().code());
         assertEquals(DecisionKind.QUEUED, b.lastDecision().kind());
         assertEquals(1, e.nodes().size());
-        assertEquals(java.util.List.of("a"), e.node(node).orElseThrow().jobs());
+        assertEquals(List.of("a"), e.node(node).orElseThrow().jobs());
         final double f = e.fragmentation();
         assertTrue(f >= 0 && f <= 1, "fragmentation " + f);
     }
@@ -78,8 +80,8 @@ class ConfigAndViewsTest {
         final byte[] before = e.snapshot();
         assertTrue(e.apply(new EngineInput.GpuHealthFact(1, "nope", 0, 79, false, false, false, 50)).isEmpty());
         assertTrue(e.apply(new EngineInput.GpuHealthFact(1, "n0-0", 99, 79, false, false, false, 50)).isEmpty());
-        assertTrue(e.apply(new EngineInput.JobEvent(1, "ghost", EngineInput.JobEventKind.COMPLETED, "p-1", "", "")).isEmpty());
-        e.apply(new EngineInput.Tick(0));
+        assertTrue(e.apply(new EngineInput.JobReport(1, "ghost", EngineInput.JobEventKind.COMPLETED, "p-1", "", "")).isEmpty());
+        e.apply(new EngineInput.ClockTick(0));
         assertEquals(before.length, e.snapshot().length);
     }
 
@@ -87,7 +89,7 @@ class ConfigAndViewsTest {
     void corruptSnapshotsAreRefusedClearly() {
         final PoolEngine e = Pools.pool(Pools.config(ScoringPolicy.BEST_FIT), 1, 1, 8);
         final byte[] snap = e.snapshot();
-        final byte[] cut = java.util.Arrays.copyOf(snap, snap.length / 2);
+        final byte[] cut = Arrays.copyOf(snap, snap.length / 2);
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
                 () -> PoolEngine.restore(cut, Pools.config(ScoringPolicy.BEST_FIT)));
         assertTrue(ex.getMessage().contains("truncated or corrupt"), ex.getMessage());

@@ -1,17 +1,17 @@
 package io.gpupool.scheduler.core;
 
-import static io.gpupool.scheduler.core.Pools.submit;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+
+import static io.gpupool.scheduler.core.Pools.submit;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Consolidation must not churn. The workload: two preemptible jobs of the same class, each of 6
@@ -44,7 +44,7 @@ class ConsolidationChurnTest {
         in.add(submit(2_000, JobSpec.builder("v").preemptible(true).gang(1, 6).build()));
         in.add(submit(3_000, JobSpec.builder("x").preemptible(true).gang(1, 6).build()));
         for (long t = MINUTE; t <= HOURS; t += MINUTE) {
-            in.add(new EngineInput.Tick(t));
+            in.add(new EngineInput.ClockTick(t));
         }
         return in;
     }
@@ -142,7 +142,7 @@ class ConsolidationChurnTest {
         // identity last (per job: its placement id, no earlier ones, no late or refused event; a job
         // that holds GPUs gets its PLACED decision's id back from an older snapshot)
         int identity = 0;
-        for (final String job : java.util.List.of("a", "b")) {
+        for (final String job : List.of("a", "b")) {
             identity += 4 + e.placementOf(job).length() + 4 + 4 + 4 + 4;
         }
         final byte[] v1 = Arrays.copyOf(current, current.length - 8 - 4 - 2 * 4 - identity);

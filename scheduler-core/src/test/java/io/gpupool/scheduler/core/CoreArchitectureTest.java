@@ -1,11 +1,22 @@
 package io.gpupool.scheduler.core;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZonedDateTime;
+import java.util.HashSet;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /** The engine is a pure function of its inputs: no Kafka, no clock, no unseeded randomness. */
 class CoreArchitectureTest {
@@ -23,11 +34,11 @@ class CoreArchitectureTest {
     void coreDoesNotReadTheClock() {
         noClasses().should().callMethod(System.class, "currentTimeMillis")
                 .orShould().callMethod(System.class, "nanoTime")
-                .orShould().callMethod(java.time.Instant.class, "now")
-                .orShould().callMethod(java.time.LocalDateTime.class, "now")
-                .orShould().callMethod(java.time.LocalDate.class, "now")
-                .orShould().callMethod(java.time.ZonedDateTime.class, "now")
-                .orShould().dependOnClassesThat().areAssignableTo(java.time.Clock.class)
+                .orShould().callMethod(Instant.class, "now")
+                .orShould().callMethod(LocalDateTime.class, "now")
+                .orShould().callMethod(LocalDate.class, "now")
+                .orShould().callMethod(ZonedDateTime.class, "now")
+                .orShould().dependOnClassesThat().areAssignableTo(Clock.class)
                 .check(CORE);
     }
 
@@ -44,11 +55,11 @@ class CoreArchitectureTest {
 
     @Test
     void coreHasNoUnseededRandomness() {
-        noClasses().should().callConstructor(java.util.Random.class)
+        noClasses().should().callConstructor(Random.class)
                 .orShould().callMethod(Math.class, "random")
-                .orShould().dependOnClassesThat().areAssignableTo(java.util.concurrent.ThreadLocalRandom.class)
-                .orShould().dependOnClassesThat().areAssignableTo(java.security.SecureRandom.class)
-                .orShould().callMethod(java.util.UUID.class, "randomUUID")
+                .orShould().dependOnClassesThat().areAssignableTo(ThreadLocalRandom.class)
+                .orShould().dependOnClassesThat().areAssignableTo(SecureRandom.class)
+                .orShould().callMethod(UUID.class, "randomUUID")
                 .check(CORE);
     }
 
@@ -58,8 +69,8 @@ class CoreArchitectureTest {
         noClasses().should().callMethod(java.util.HashMap.class, "values")
                 .orShould().callMethod(java.util.HashMap.class, "keySet")
                 .orShould().callMethod(java.util.HashMap.class, "entrySet")
-                .orShould().callMethod(java.util.HashMap.class, "forEach", java.util.function.BiConsumer.class)
-                .orShould().callMethod(java.util.HashSet.class, "iterator")
+                .orShould().callMethod(java.util.HashMap.class, "forEach", BiConsumer.class)
+                .orShould().callMethod(HashSet.class, "iterator")
                 .check(CORE);
     }
 }

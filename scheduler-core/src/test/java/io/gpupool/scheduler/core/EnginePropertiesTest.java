@@ -1,14 +1,14 @@
 package io.gpupool.scheduler.core;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Invariants over random pools and random job streams. */
 class EnginePropertiesTest {
@@ -26,8 +26,8 @@ class EnginePropertiesTest {
                 if (d.kind() == DecisionKind.PLACED) {
                     final JobSpec s = e.st.job(d.jobId()).spec;
                     assertEquals(s.nodes(), d.placement().size(), "gang placed whole: " + d);
-                    assertEquals(s.nodes(), d.placement().stream().map(NodeAssignment::nodeId).distinct().count());
-                    for (final NodeAssignment a : d.placement()) {
+                    assertEquals(s.nodes(), d.placement().stream().map(PlacementPart::nodeId).distinct().count());
+                    for (final PlacementPart a : d.placement()) {
                         assertEquals(s.gpusPerNode(), a.gpus().size());
                         final NodeState n = e.st.nodesById.get(a.nodeId());
                         for (final int g : a.gpus()) {
@@ -53,7 +53,7 @@ class EnginePropertiesTest {
             long cpu = 0;
             long mem = 0;
             for (final Job j : st.activeJobs.values()) {
-                for (final NodeAssignment a : j.placement) {
+                for (final PlacementPart a : j.placement) {
                     if (!a.nodeId().equals(n.id())) {
                         continue;
                     }
@@ -91,7 +91,7 @@ class EnginePropertiesTest {
         }
         // cancel everything (repeat: a cancel can place queued jobs)
         for (int round = 0; round < 1000 && !e.st.activeJobs.isEmpty(); round++) {
-            e.apply(new EngineInput.JobCancel(++ts, e.st.activeJobs.keySet().iterator().next(), "drain"));
+            e.apply(new EngineInput.CancelJob(++ts, e.st.activeJobs.keySet().iterator().next(), "drain"));
         }
         assertTrue(e.st.activeJobs.isEmpty());
         for (final NodeState n : e.st.slots) {

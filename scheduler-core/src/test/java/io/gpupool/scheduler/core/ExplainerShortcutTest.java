@@ -1,10 +1,10 @@
 package io.gpupool.scheduler.core;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.List;
 import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The explainer's shortcut (too few free GPUs, nothing impaired) says exactly what the full walk says. */
 class ExplainerShortcutTest {
@@ -31,7 +31,7 @@ class ExplainerShortcutTest {
     @Test
     void aFullPoolIsExplainedWithoutTheWalkAndAnUnhealthyGpuStillGetsItsExample() {
         final PoolEngine e = Pools.pool(Pools.config(ScoringPolicy.BEST_FIT), 1, 2, 8);
-        e.apply(new EngineInput.JobSubmit(1, JobSpec.builder("x").gang(2, 8).build()));
+        e.apply(new EngineInput.SubmitJob(1, JobSpec.builder("x").gang(2, 8).build()));
         final Reason full = e.explainer().whyNot(JobSpec.builder("y").gang(1, 1).build());
         assertEquals(ReasonCode.INSUFFICIENT_FREE_GPUS, full.code());
         assertEquals("needs 1 GPUs on one node; 0 of 16 free, 0 unhealthy", full.message());

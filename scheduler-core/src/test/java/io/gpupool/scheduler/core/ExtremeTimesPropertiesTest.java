@@ -1,9 +1,5 @@
 package io.gpupool.scheduler.core;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +11,10 @@ import java.util.TreeSet;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Invariants with times and durations at the ends of a long: runtime estimates of 0, 1,
@@ -81,28 +81,28 @@ class ExtremeTimesPropertiesTest {
                     case 0 -> b.gang(1, 1);
                     case 1 -> b.gang(1, 4);
                     case 2 -> b.gang(1, 8);
-                    case 3 -> b.gang(2, 8).topology(TopologyScope.LEAF, r.nextBoolean());
+                    case 3 -> b.gang(2, 8).topology(GangScope.LEAF, r.nextBoolean());
                     default -> b.share(500, 0);
                 }
                 final long deadline = pick(r, new long[] {Long.MIN_VALUE + 1, 0, MAX, later(ts, HOUR), later(ts, 1),
                         ts - 1, 1});
                 b.deadline(deadline, r.nextBoolean());
-                in.add(new EngineInput.JobSubmit(ts, b.build()));
+                in.add(new EngineInput.SubmitJob(ts, b.build()));
             } else if (op < 70) {
                 // about recent jobs mostly, so that events find them live
                 final String job = "j" + Math.max(0, jobs - 1 - r.nextInt(8));
                 final EngineInput.JobEventKind kind = r.nextInt(3) == 0 ? EngineInput.JobEventKind.STARTED
                         : EngineInput.JobEventKind.COMPLETED;
-                in.add(new EngineInput.JobEvent(ts, job, kind, RandomStreams.CURRENT, "", ""));
+                in.add(new EngineInput.JobReport(ts, job, kind, RandomStreams.CURRENT, "", ""));
             } else if (op < 76) {
-                in.add(new EngineInput.JobCancel(ts, "j" + r.nextInt(Math.max(1, jobs)), "test"));
+                in.add(new EngineInput.CancelJob(ts, "j" + r.nextInt(Math.max(1, jobs)), "test"));
             } else if (op < 88) {
                 in.add(new EngineInput.NodeHeartbeat(ts, pick(r, nodes)));
             } else {
-                in.add(new EngineInput.Tick(ts));
+                in.add(new EngineInput.ClockTick(ts));
             }
         }
-        in.add(new EngineInput.Tick(MAX));
+        in.add(new EngineInput.ClockTick(MAX));
         return new Run(cfg, in);
     }
 
@@ -124,7 +124,7 @@ class ExtremeTimesPropertiesTest {
         for (final EngineInput in : run.inputs()) {
             now = Math.max(now, in.timestampMs());
             final EngineOutput out = e.apply(RandomStreams.bind(e, in));
-            if (in instanceof EngineInput.JobSubmit submit) {
+            if (in instanceof EngineInput.SubmitJob submit) {
                 final JobSpec s = submit.job();
                 final boolean nonsense = s.deadlineMs() < 0;
                 final boolean late = s.deadlineMs() > 0 && s.rejectIfLate() && s.runtimeEstimateMs() > 0

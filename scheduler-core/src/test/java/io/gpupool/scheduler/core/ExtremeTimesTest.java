@@ -1,14 +1,15 @@
 package io.gpupool.scheduler.core;
 
-import static io.gpupool.scheduler.core.Pools.submit;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+
+import static io.gpupool.scheduler.core.Pools.submit;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Times and durations at the ends of a long. Most cases wrapped before stream-time arithmetic
@@ -71,7 +72,7 @@ class ExtremeTimesTest {
         final Decision queued = only(e.apply(submit(2_000, JobSpec.builder("late").gang(1, 8)
                 .runtimeEstimateMs(Long.MAX_VALUE).deadline(2_000 + HOUR, false).build())), "late");
         assertEquals(DecisionKind.QUEUED, queued.kind(), "without reject-if-late it waits");
-        final Decision tick = only(e.apply(new EngineInput.Tick(3_000)), "late");
+        final Decision tick = only(e.apply(new EngineInput.ClockTick(3_000)), "late");
         assertEquals(DecisionKind.QUEUED, tick.kind());
         assertEquals(ReasonCode.DEADLINE_UNREACHABLE, tick.reason().code());
     }
@@ -143,14 +144,14 @@ class ExtremeTimesTest {
                 "consolidation-window-ms", Long.toString(Long.MAX_VALUE),
                 "consolidation-window-max-evictions", "1"));
         // the churn workload of ConsolidationChurnTest: each waiting job would move the other back
-        final List<EngineInput> in = new java.util.ArrayList<>(List.of(
+        final List<EngineInput> in = new ArrayList<>(List.of(
                 new EngineInput.NodeUpsert(0, Pools.node("n0-0", "l0", 8)),
                 new EngineInput.NodeUpsert(0, Pools.node("n0-1", "l0", 8)),
                 submit(1_000, JobSpec.builder("pin").gang(1, 4).build()),
                 submit(2_000, JobSpec.builder("v").preemptible(true).gang(1, 6).build()),
                 submit(3_000, JobSpec.builder("x").preemptible(true).gang(1, 6).build())));
         for (long t = 60_000; t <= 6 * HOUR; t += 60_000) {
-            in.add(new EngineInput.Tick(t));
+            in.add(new EngineInput.ClockTick(t));
         }
         int moves = 0;
         for (final EngineInput i : in) {

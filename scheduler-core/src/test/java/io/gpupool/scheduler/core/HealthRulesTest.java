@@ -1,13 +1,13 @@
 package io.gpupool.scheduler.core;
 
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
 import static io.gpupool.scheduler.core.Pools.submit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.Test;
 
 class HealthRulesTest {
 
@@ -74,7 +74,7 @@ class HealthRulesTest {
     void staleTelemetryByStreamTimeAndHeartbeatRecovery() {
         final PoolEngine e = Pools.pool(EngineConfig.fromSettings(Map.of("pool", "p", "stale-telemetry-timeout-ms", "1000")), 1, 2, 8);
         e.apply(new EngineInput.NodeHeartbeat(900, "n0-1"));
-        e.apply(new EngineInput.Tick(1500));
+        e.apply(new EngineInput.ClockTick(1500));
         assertEquals(8, h100(e).unhealthy(), "n0-0 silent since 0");
         assertEquals("telemetry stale", e.node("n0-0").orElseThrow().gpus().get(0).health());
         e.apply(new EngineInput.GpuUtilisationFact(1600, "n0-0", 0, 40));
@@ -90,7 +90,7 @@ class HealthRulesTest {
         assertEquals(List.of(DecisionKind.EVICTED, DecisionKind.QUEUED, DecisionKind.PLACED),
                 out.decisions().stream().map(Decision::kind).toList());
         assertEquals(ReasonCode.HARDWARE_FAILURE, out.decisions().get(0).reason().code());
-        assertEquals(List.of(CommandKind.EVICT, CommandKind.ALLOCATE), out.commands().stream().map(NodeCommand::kind).toList());
+        assertEquals(List.of(InstructionKind.EVICT, InstructionKind.ALLOCATE), out.commands().stream().map(NodeInstruction::kind).toList());
         assertFalse(out.decisions().get(2).placement().get(0).nodeId().equals(node));
         assertEquals(1, e.job("j").orElseThrow().evictions());
     }

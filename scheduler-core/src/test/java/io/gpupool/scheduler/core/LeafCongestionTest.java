@@ -1,10 +1,11 @@
 package io.gpupool.scheduler.core;
 
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
 import static io.gpupool.scheduler.core.Pools.submit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-
-import org.junit.jupiter.api.Test;
 
 /**
  * A leaf is congested when the mean uplink utilisation of all its nodes with a figure reaches
@@ -19,7 +20,7 @@ class LeafCongestionTest {
         final String id = "g" + ts;
         final Decision d = e.apply(submit(ts++, JobSpec.builder(id).gang(2, 8).build())).decisions().get(0);
         assertEquals(DecisionKind.PLACED, d.kind(), d.toString());
-        e.apply(new EngineInput.JobCancel(ts++, id, ""));
+        e.apply(new EngineInput.CancelJob(ts++, id, ""));
         return e.node(d.placement().get(0).nodeId()).orElseThrow().leaf();
     }
 
@@ -62,7 +63,7 @@ class LeafCongestionTest {
             e.apply(new EngineInput.NodeHeartbeat(ts++, n));
         }
         ts = 200_000;
-        e.apply(new EngineInput.Tick(ts++));
+        e.apply(new EngineInput.ClockTick(ts++));
         assertEquals(false, congested(e, "l0"));
         assertEquals("l0", gangLands(e)); // on n0-1 and n0-2: l0 has fewer fitting nodes than l1
         e.apply(new EngineInput.NodeHeartbeat(ts++, "n0-0"));
@@ -111,13 +112,13 @@ class LeafCongestionTest {
 
     @Test
     void theThresholdIsASettingAndFiguresAreChecked() {
-        final EngineConfig strict = EngineConfig.fromSettings(java.util.Map.of("pool", "p", "leaf-congested-pct", "50"));
+        final EngineConfig strict = EngineConfig.fromSettings(Map.of("pool", "p", "leaf-congested-pct", "50"));
         assertEquals(50, strict.leafCongestedPct());
         final PoolEngine e = Pools.pool(strict, 2, 3, 8);
         uplink(e, "n0-0", 55);
         assertEquals("l1", gangLands(e));
         assertThrows(IllegalArgumentException.class, () -> EngineConfig.fromSettings(
-                java.util.Map.of("leaf-congested-pct", "0")));
+                Map.of("leaf-congested-pct", "0")));
         assertThrows(IllegalArgumentException.class, () -> new EngineInput.NodeUplinkFact(1, "n", 101));
     }
 }

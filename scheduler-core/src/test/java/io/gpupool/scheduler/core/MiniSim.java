@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BiConsumer;
 
 /**
  * A tiny discrete-event driver for tests: submits jobs at their times and completes each placed
@@ -22,7 +23,7 @@ final class MiniSim {
     private final TreeSet<Map.Entry<Long, String>> ends = new TreeSet<>(
             (a, b) -> a.getKey().equals(b.getKey()) ? a.getValue().compareTo(b.getValue()) : Long.compare(a.getKey(), b.getKey()));
     /** Called after every input with the engine and the time. */
-    java.util.function.BiConsumer<PoolEngine, Long> observer = (e, t) -> { };
+    BiConsumer<PoolEngine, Long> observer = (e, t) -> { };
 
     MiniSim(final PoolEngine engine) {
         this.engine = engine;
@@ -39,12 +40,12 @@ final class MiniSim {
             }
             if (nextEnd <= nextArrival) {
                 final Map.Entry<Long, String> e = ends.pollFirst();
-                apply(new EngineInput.JobEvent(t, e.getValue(), EngineInput.JobEventKind.COMPLETED,
+                apply(new EngineInput.JobReport(t, e.getValue(), EngineInput.JobEventKind.COMPLETED,
                         engine.placementOf(e.getValue()), "", ""), t);
             } else {
                 final Arrival a = arrivals.get(next++);
                 runtimes.put(a.job().jobId(), a.runtimeMs());
-                apply(new EngineInput.JobSubmit(t, a.job()), t);
+                apply(new EngineInput.SubmitJob(t, a.job()), t);
             }
         }
     }

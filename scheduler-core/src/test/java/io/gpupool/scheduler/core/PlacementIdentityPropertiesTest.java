@@ -1,9 +1,5 @@
 package io.gpupool.scheduler.core;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,6 +12,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The engine against a simulated sink whose reports arrive late, twice and out of order, as Kafka
@@ -37,7 +37,7 @@ class PlacementIdentityPropertiesTest {
         final int milli;
         boolean running = true;
 
-        Part(final NodeCommand c) {
+        Part(final NodeInstruction c) {
             this.jobId = c.jobId();
             this.placementId = c.placementId();
             this.nodeId = c.nodeId();
@@ -76,20 +76,20 @@ class PlacementIdentityPropertiesTest {
         }
 
         void apply(final EngineInput in) {
-            final String heldBefore = in instanceof EngineInput.JobEvent ev ? engine.placementOf(ev.jobId()) : "";
+            final String heldBefore = in instanceof EngineInput.JobReport ev ? engine.placementOf(ev.jobId()) : "";
             final EngineOutput out = engine.apply(in);
             for (final Decision d : out.decisions()) {
                 if (d.kind() == DecisionKind.PLACED) {
                     everPlaced.add(d.decisionId());
                 }
-                if (in instanceof EngineInput.JobEvent ev && d.jobId().equals(ev.jobId())
+                if (in instanceof EngineInput.JobReport ev && d.jobId().equals(ev.jobId())
                         && (d.kind() == DecisionKind.RELEASED || d.reason().code() == ReasonCode.EVICTED_BY_NODE)) {
                     // a job event ends a placement only when it is about that very placement
                     assertEquals(heldBefore, ev.placementId(), ev.kind() + " of " + ev.placementId() + " ended "
                             + heldBefore + ": " + d);
                 }
             }
-            for (final NodeCommand c : out.commands()) {
+            for (final NodeInstruction c : out.commands()) {
                 final long arrive = Math.max(nodeFree.getOrDefault(c.nodeId(), now), now) + rnd.nextInt(3_000);
                 nodeFree.put(c.nodeId(), arrive);
                 at(arrive, () -> command(c));
@@ -99,7 +99,7 @@ class PlacementIdentityPropertiesTest {
         }
 
         /** The sink applies a command on its node. */
-        void command(final NodeCommand c) {
+        void command(final NodeInstruction c) {
             final String key = c.placementId() + "@" + c.nodeId();
             switch (c.kind()) {
                 case ALLOCATE -> {
@@ -122,7 +122,7 @@ class PlacementIdentityPropertiesTest {
                     final Part p = parts.get(key);
                     if (p != null && p.running) {
                         p.running = false;
-                        report(p, c.kind() == CommandKind.EVICT ? EngineInput.JobEventKind.EVICTED
+                        report(p, c.kind() == InstructionKind.EVICT ? EngineInput.JobEventKind.EVICTED
                                 : EngineInput.JobEventKind.RELEASED, 0);
                     }
                 }
@@ -137,7 +137,7 @@ class PlacementIdentityPropertiesTest {
                 final long arrive = now + afterMs + rnd.nextInt(8_000);
                 at(arrive, () -> {
                     delivered.computeIfAbsent(p.placementId, k -> new ArrayList<>()).add(kind);
-                    apply(new EngineInput.JobEvent(now, p.jobId, kind, p.placementId, p.nodeId, ""));
+                    apply(new EngineInput.JobReport(now, p.jobId, kind, p.placementId, p.nodeId, ""));
                 });
             }
         }
@@ -190,7 +190,7 @@ class PlacementIdentityPropertiesTest {
             final String job = jobs.get(rnd.nextInt(jobs.size()));
             final String current = engine.placementOf(job);
             final boolean wrongNode = !current.isEmpty() && rnd.nextBoolean();
-            final EngineInput.JobEvent forged = new EngineInput.JobEvent(now, job, EngineInput.JobEventKind.COMPLETED,
+            final EngineInput.JobReport forged = new EngineInput.JobReport(now, job, EngineInput.JobEventKind.COMPLETED,
                     wrongNode ? current : "forged-" + rnd.nextInt(1_000), wrongNode ? "no-such-node" : "", "");
             final EngineOutput out = engine.apply(forged);
             assertTrue(out.isEmpty(), "a forged event decided something: " + out);
@@ -218,9 +218,9 @@ class PlacementIdentityPropertiesTest {
             if (op < 55) {
                 final String id = "j" + jobs.size();
                 jobs.add(id);
-                w.apply(new EngineInput.JobSubmit(w.now, spec(id, w.rnd)));
+                w.apply(new EngineInput.SubmitJob(w.now, spec(id, w.rnd)));
             } else if (op < 62 && !jobs.isEmpty()) {
-                w.apply(new EngineInput.JobCancel(w.now, jobs.get(w.rnd.nextInt(jobs.size())), "test"));
+                w.apply(new EngineInput.CancelJob(w.now, jobs.get(w.rnd.nextInt(jobs.size())), "test"));
             } else if (op < 68) {
                 final String node = "n" + w.rnd.nextInt(2) + "-" + w.rnd.nextInt(3);
                 final int gpu = w.rnd.nextInt(8);
@@ -230,7 +230,7 @@ class PlacementIdentityPropertiesTest {
             } else if (op < 72) {
                 w.forge(jobs);
             } else {
-                w.apply(new EngineInput.Tick(w.now));
+                w.apply(new EngineInput.ClockTick(w.now));
             }
         }
         // drain: every report arrives in the end (bounded: a correct engine settles long before)
@@ -250,7 +250,7 @@ class PlacementIdentityPropertiesTest {
         if (kind < 4) {
             b.gang(1, 1 + r.nextInt(8));
         } else if (kind < 6) {
-            b.gang(2, 1 + r.nextInt(8)).topology(TopologyScope.LEAF, false);
+            b.gang(2, 1 + r.nextInt(8)).topology(GangScope.LEAF, false);
         } else {
             b.share(250 * (1 + r.nextInt(3)), 10_000L);
         }

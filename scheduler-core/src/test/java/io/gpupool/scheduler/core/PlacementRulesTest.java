@@ -1,12 +1,14 @@
 package io.gpupool.scheduler.core;
 
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
 import static io.gpupool.scheduler.core.Pools.of;
 import static io.gpupool.scheduler.core.Pools.submit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.util.List;
-import org.junit.jupiter.api.Test;
 
 class PlacementRulesTest {
 
@@ -24,7 +26,7 @@ class PlacementRulesTest {
         assertEquals("p-1", d.decisionId());
         assertEquals(5, d.timestampMs());
         assertEquals(1, d.placement().get(0).gpus().size());
-        assertEquals(CommandKind.ALLOCATE, out.commands().get(0).kind());
+        assertEquals(InstructionKind.ALLOCATE, out.commands().get(0).kind());
         assertEquals("best-fit", d.policy());
         assertTrue(d.reason().message().startsWith("placed on n0-"), d.reason().message());
     }
@@ -52,7 +54,7 @@ class PlacementRulesTest {
         e.apply(submit(1, JobSpec.builder("b").gang(1, 1).build())); // n0-1 keeps 7
         final Decision d = only(e.apply(submit(2, JobSpec.builder("g").gang(2, 8).build())));
         assertEquals(DecisionKind.PLACED, d.kind());
-        assertEquals(List.of("n1-0", "n1-1"), d.placement().stream().map(NodeAssignment::nodeId).toList());
+        assertEquals(List.of("n1-0", "n1-1"), d.placement().stream().map(PlacementPart::nodeId).toList());
         final Decision q = only(e.apply(submit(3, JobSpec.builder("g2").gang(2, 8).build())));
         assertEquals(DecisionKind.QUEUED, q.kind());
         assertEquals(ReasonCode.NO_LEAF_FOR_GANG, q.reason().code());
@@ -68,9 +70,9 @@ class PlacementRulesTest {
         e.apply(new EngineInput.NodeUpsert(0, Pools.node("b", "l1", 8)));
         final Decision req = only(e.apply(submit(4, JobSpec.builder("req").gang(2, 8).build())));
         assertEquals(DecisionKind.QUEUED, req.kind());
-        e.apply(new EngineInput.JobCancel(5, "req", ""));
+        e.apply(new EngineInput.CancelJob(5, "req", ""));
         final Decision pref = only(e.apply(submit(5, JobSpec.builder("pref").gang(2, 8)
-                .topology(TopologyScope.LEAF, false).build())));
+                .topology(GangScope.LEAF, false).build())));
         assertEquals(DecisionKind.PLACED, pref.kind());
         assertTrue(pref.reason().message().contains("(spine"), pref.reason().message());
     }
@@ -108,7 +110,7 @@ class PlacementRulesTest {
         assertEquals("small", only(e.apply(submit(2, JobSpec.builder("t4").models("T4").build())))
                 .placement().get(0).nodeId());
         final Decision ib = only(e.apply(submit(3, JobSpec.builder("ib").gang(2, 1).network(Network.INFINIBAND)
-                .topology(TopologyScope.POOL, true).build())));
+                .topology(GangScope.POOL, true).build())));
         assertEquals(DecisionKind.REJECTED, ib.kind()); // gang of 2 on one model: only one node per model
         final Decision q = only(e.apply(submit(4, JobSpec.builder("mem").memoryMib(600_000).build())));
         assertEquals(DecisionKind.REJECTED, q.kind());
@@ -185,9 +187,9 @@ class PlacementRulesTest {
         final Decision q = only(e.apply(submit(2, JobSpec.builder("b").gang(1, 4).build())));
         assertEquals(ReasonCode.INSUFFICIENT_FREE_GPUS, q.reason().code());
         assertEquals(ReasonCode.INSUFFICIENT_FREE_GPUS, e.job("b").orElseThrow().currentReason().code());
-        final EngineOutput out = e.apply(new EngineInput.JobEvent(3, "a", EngineInput.JobEventKind.COMPLETED, e.placementOf("a"), "", ""));
+        final EngineOutput out = e.apply(new EngineInput.JobReport(3, "a", EngineInput.JobEventKind.COMPLETED, e.placementOf("a"), "", ""));
         assertEquals(List.of(DecisionKind.RELEASED, DecisionKind.PLACED), out.decisions().stream().map(Decision::kind).toList());
-        assertEquals(List.of(CommandKind.RELEASE, CommandKind.ALLOCATE), out.commands().stream().map(NodeCommand::kind).toList());
+        assertEquals(List.of(InstructionKind.RELEASE, InstructionKind.ALLOCATE), out.commands().stream().map(NodeInstruction::kind).toList());
         assertEquals(JobState.COMPLETED, e.job("a").orElseThrow().state());
     }
 
@@ -195,16 +197,16 @@ class PlacementRulesTest {
     void cancellingQueuedAndRunningJobs() {
         final PoolEngine e = Pools.pool(Pools.config(ScoringPolicy.BEST_FIT), 1, 1, 8);
         e.apply(submit(1, JobSpec.builder("run").gang(1, 8).build()));
-        e.apply(new EngineInput.JobEvent(2, "run", EngineInput.JobEventKind.STARTED, e.placementOf("run"), "", ""));
+        e.apply(new EngineInput.JobReport(2, "run", EngineInput.JobEventKind.STARTED, e.placementOf("run"), "", ""));
         e.apply(submit(3, JobSpec.builder("wait").gang(1, 8).build()));
-        final Decision cq = only(e.apply(new EngineInput.JobCancel(4, "wait", "user")));
+        final Decision cq = only(e.apply(new EngineInput.CancelJob(4, "wait", "user")));
         assertEquals(DecisionKind.CANCELLED, cq.kind());
         assertEquals(0, e.queueDepth().total());
-        final EngineOutput out = e.apply(new EngineInput.JobCancel(5, "run", ""));
+        final EngineOutput out = e.apply(new EngineInput.CancelJob(5, "run", ""));
         assertEquals(DecisionKind.CANCELLED, out.decisions().get(0).kind());
-        assertEquals(CommandKind.EVICT, out.commands().get(0).kind());
+        assertEquals(InstructionKind.EVICT, out.commands().get(0).kind());
         assertEquals(8, e.capacity().byModel().get("H100").free());
-        assertTrue(e.apply(new EngineInput.JobCancel(6, "run", "")).isEmpty(), "a second cancel changes nothing");
+        assertTrue(e.apply(new EngineInput.CancelJob(6, "run", "")).isEmpty(), "a second cancel changes nothing");
     }
 
     @Test
@@ -220,7 +222,7 @@ class PlacementRulesTest {
     void fgdAvoidsThePlacementThatStrandsGpusForTheRecentMix() {
         // The mix: 1-GPU jobs with 8 cores. Node a has few cores left; a 4-core job there would leave
         // a's 7 idle GPUs unusable by that mix. Best-fit (GPU-first) does not see it; fgd does.
-        final java.util.Map<ScoringPolicy, String> chosen = new java.util.TreeMap<>();
+        final Map<ScoringPolicy, String> chosen = new TreeMap<>();
         for (final ScoringPolicy p : List.of(ScoringPolicy.BEST_FIT, ScoringPolicy.FGD)) {
             final PoolEngine e = new PoolEngine(Pools.config(p));
             e.apply(new EngineInput.NodeUpsert(0, NodeSpec.simple("a", 10_000, 256_000, 8, "V100")));

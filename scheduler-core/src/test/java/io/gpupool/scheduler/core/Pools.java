@@ -55,8 +55,8 @@ final class Pools {
             int rail = 0;
             while ((line = r.readLine()) != null) {
                 final String[] f = line.trim().split("\\s+");
-                final LinkLayer ll = f[1].equals("Ethernet") ? LinkLayer.ETHERNET : LinkLayer.INFINIBAND;
-                out.add(new HcaSpec(f[0], ll, ll == LinkLayer.INFINIBAND ? rail++ : -1));
+                final HcaLinkLayer ll = f[1].equals("Ethernet") ? HcaLinkLayer.ETHERNET : HcaLinkLayer.INFINIBAND;
+                out.add(new HcaSpec(f[0], ll, ll == HcaLinkLayer.INFINIBAND ? rail++ : -1));
             }
         } catch (IOException e) {
             throw new IllegalStateException(e);
@@ -96,8 +96,8 @@ final class Pools {
         return out;
     }
 
-    static EngineInput.JobSubmit submit(final long ts, final JobSpec job) {
-        return new EngineInput.JobSubmit(ts, job);
+    static EngineInput.SubmitJob submit(final long ts, final JobSpec job) {
+        return new EngineInput.SubmitJob(ts, job);
     }
 
     static List<Decision> of(final EngineOutput out, final DecisionKind kind) {

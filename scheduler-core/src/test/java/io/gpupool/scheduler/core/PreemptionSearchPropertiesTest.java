@@ -1,12 +1,5 @@
 package io.gpupool.scheduler.core;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +10,13 @@ import java.util.TreeSet;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The victim search against a brute force: on small random pools every subset of the eligible
@@ -81,13 +81,13 @@ class PreemptionSearchPropertiesTest {
                     .priority(r.nextInt(3)).preemptible(r.nextInt(5) > 0).placeNowOrReject(true)
                     .cpuMilli(r.nextInt(3) * 40_000L).memoryMib(r.nextInt(2) * 600_000L);
             if (gangs && r.nextInt(5) < 2) {
-                b.gang(2 + r.nextInt(2), 1 + r.nextInt(4)).topology(TopologyScope.values()[1 + r.nextInt(3)], r.nextBoolean());
+                b.gang(2 + r.nextInt(2), 1 + r.nextInt(4)).topology(GangScope.values()[1 + r.nextInt(3)], r.nextBoolean());
             } else {
                 shape(r, b, false);
             }
-            e.apply(new EngineInput.JobSubmit(t, b.build()));
+            e.apply(new EngineInput.SubmitJob(t, b.build()));
             if (r.nextBoolean()) {
-                e.apply(new EngineInput.JobEvent(t + r.nextInt(30_000), "j" + i, EngineInput.JobEventKind.STARTED,
+                e.apply(new EngineInput.JobReport(t + r.nextInt(30_000), "j" + i, EngineInput.JobEventKind.STARTED,
                         e.placementOf("j" + i), "", ""));
             }
         }
@@ -95,11 +95,11 @@ class PreemptionSearchPropertiesTest {
         final JobSpec.Builder b = JobSpec.builder("blocked").priorityClass(blockedClass).tenant("t0")
                 .cpuMilli(r.nextInt(3) * 40_000L).memoryMib(r.nextInt(2) * 600_000L);
         if (gangs) {
-            b.gang(2 + r.nextInt(2), 2 + r.nextInt(7)).topology(TopologyScope.values()[1 + r.nextInt(3)], r.nextInt(4) > 0);
+            b.gang(2 + r.nextInt(2), 2 + r.nextInt(7)).topology(GangScope.values()[1 + r.nextInt(3)], r.nextInt(4) > 0);
         } else {
             shape(r, b, true);
         }
-        e.apply(new EngineInput.JobSubmit(t, b.build()));
+        e.apply(new EngineInput.SubmitJob(t, b.build()));
         return new Scenario(e, e.st.activeJobs.get("blocked"));
     }
 
@@ -126,10 +126,10 @@ class PreemptionSearchPropertiesTest {
             } else {
                 b.gang(1, 1 + r.nextInt(3));
             }
-            e.apply(new EngineInput.JobSubmit(t, b.build()));
+            e.apply(new EngineInput.SubmitJob(t, b.build()));
         }
         t += 10_000 * (1 + r.nextInt(6));
-        e.apply(new EngineInput.JobSubmit(t, JobSpec.builder("blocked").priorityClass(blockedClass)
+        e.apply(new EngineInput.SubmitJob(t, JobSpec.builder("blocked").priorityClass(blockedClass)
                 .gang(1, 2 + r.nextInt(7)).build()));
         return new Scenario(e, e.st.activeJobs.get("blocked"));
     }
@@ -140,7 +140,7 @@ class PreemptionSearchPropertiesTest {
             b.gang(1, blocked ? 2 + r.nextInt(7) : 1 + r.nextInt(r.nextBoolean() ? 2 : 8));
         } else if (kind < 7) {
             b.gang(2 + r.nextInt(2), blocked ? 2 + r.nextInt(7) : 1 + r.nextInt(4))
-                    .topology(TopologyScope.values()[1 + r.nextInt(3)], r.nextBoolean());
+                    .topology(GangScope.values()[1 + r.nextInt(3)], r.nextBoolean());
         } else if (kind < 9) {
             b.share(100 * (1 + r.nextInt(9)), r.nextInt(3) * 30_000L);
         } else {
@@ -279,11 +279,11 @@ class PreemptionSearchPropertiesTest {
         final PoolEngine e = PoolEngine.restore(s.engine().snapshot(), on);
         final Job blocked = e.st.activeJobs.get("blocked");
         final VictimSearch.Plan plan = new VictimSearch(e, e.st, on, e.placer()).search(blocked, false);
-        final Map<String, List<NodeAssignment>> held = new TreeMap<>();
+        final Map<String, List<PlacementPart>> held = new TreeMap<>();
         if (plan != null) {
             plan.victims().forEach(v -> held.put(v.id(), v.placement));
         }
-        final EngineOutput out = e.apply(new EngineInput.Tick(e.nowMs()));
+        final EngineOutput out = e.apply(new EngineInput.ClockTick(e.nowMs()));
         final List<Decision> evicted = out.decisions().stream()
                 .filter(d -> d.kind() == DecisionKind.EVICTED && d.causedBy().equals("blocked")).toList();
         if (plan == null) {
@@ -308,7 +308,7 @@ class PreemptionSearchPropertiesTest {
             assertTrue(v.state() == JobState.QUEUED || v.state().holdsResources(), "requeued (and maybe placed again)");
         }
         if (blocked.spec.topologyRequired() && blocked.spec.nodes() > 1
-                && blocked.spec.topology().compareTo(TopologyScope.LEAF) <= 0) {
+                && blocked.spec.topology().compareTo(GangScope.LEAF) <= 0) {
             assertEquals(1, nodes.stream().map(n -> e.node(n).orElseThrow().leaf()).distinct().count(),
                     "a required leaf is one leaf");
         }

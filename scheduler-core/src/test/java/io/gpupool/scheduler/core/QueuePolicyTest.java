@@ -1,14 +1,14 @@
 package io.gpupool.scheduler.core;
 
-import static io.gpupool.scheduler.core.Pools.submit;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+
+import static io.gpupool.scheduler.core.Pools.submit;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class QueuePolicyTest {
 
@@ -22,7 +22,7 @@ class QueuePolicyTest {
     }
 
     private static EngineInput done(final PoolEngine e, final long ts, final String job) {
-        return new EngineInput.JobEvent(ts, job, EngineInput.JobEventKind.COMPLETED, e.placementOf(job), "", "");
+        return new EngineInput.JobReport(ts, job, EngineInput.JobEventKind.COMPLETED, e.placementOf(job), "", "");
     }
 
     private static List<String> placed(final EngineOutput out) {
@@ -54,10 +54,10 @@ class QueuePolicyTest {
         assertEquals(ReasonCode.DEADLINE_UNREACHABLE, r.reason().code());
         e.apply(submit(2, JobSpec.builder("run").runtimeEstimateMs(10_000).build()));
         e.apply(submit(3, JobSpec.builder("wait").runtimeEstimateMs(1_000).deadline(5_000, false).build()));
-        final EngineOutput tick = e.apply(new EngineInput.Tick(4_500));
+        final EngineOutput tick = e.apply(new EngineInput.ClockTick(4_500));
         assertEquals(ReasonCode.DEADLINE_UNREACHABLE, tick.decisions().get(0).reason().code());
         assertEquals(DecisionKind.QUEUED, tick.decisions().get(0).kind());
-        assertTrue(e.apply(new EngineInput.Tick(4_600)).decisions().isEmpty(), "reported once");
+        assertTrue(e.apply(new EngineInput.ClockTick(4_600)).decisions().isEmpty(), "reported once");
     }
 
     @Test
@@ -148,7 +148,7 @@ class QueuePolicyTest {
         final EngineOutput out = e.apply(submit(6, JobSpec.builder("gang").priorityClass(PriorityClass.PRODUCTION).gang(2, 8).build()));
         final List<String> evicted = out.decisions().stream().filter(d -> d.kind() == DecisionKind.EVICTED).map(Decision::jobId).sorted().toList();
         final Decision p = out.decisions().stream().filter(d -> d.kind() == DecisionKind.PLACED && d.jobId().equals("gang")).findFirst().orElseThrow();
-        final List<String> gangNodes = p.placement().stream().map(NodeAssignment::nodeId).toList();
+        final List<String> gangNodes = p.placement().stream().map(PlacementPart::nodeId).toList();
         assertEquals(List.of("n1-0", "n1-1"), gangNodes.stream().sorted().toList(), "l0 holds a job that cannot be evicted");
         assertFalse(evicted.contains("v0"), "never evict on a leaf that still cannot take the gang");
         for (final String v : evicted) {

@@ -11,8 +11,8 @@ final class RandomStreams {
 
     /** The input as applied to {@code e}: a job event about {@link #CURRENT} names the job's placement now. */
     static EngineInput bind(final PoolEngine e, final EngineInput in) {
-        if (in instanceof EngineInput.JobEvent j && CURRENT.equals(j.placementId())) {
-            return new EngineInput.JobEvent(j.timestampMs(), j.jobId(), j.kind(), e.placementOf(j.jobId()), j.nodeId(),
+        if (in instanceof EngineInput.JobReport j && CURRENT.equals(j.placementId())) {
+            return new EngineInput.JobReport(j.timestampMs(), j.jobId(), j.kind(), e.placementOf(j.jobId()), j.nodeId(),
                     j.detail());
         }
         return in;
@@ -50,7 +50,7 @@ final class RandomStreams {
                 if (kind < 4) {
                     b.gang(1, 1 + r.nextInt(4));
                 } else if (kind < 6) {
-                    b.gang(2 + r.nextInt(3), 1 + r.nextInt(8)).topology(TopologyScope.values()[1 + r.nextInt(3)], r.nextBoolean());
+                    b.gang(2 + r.nextInt(3), 1 + r.nextInt(8)).topology(GangScope.values()[1 + r.nextInt(3)], r.nextBoolean());
                 } else if (kind < 9) {
                     b.share(100 * (1 + r.nextInt(9)), r.nextInt(3) * 20_000L);
                 } else {
@@ -62,14 +62,14 @@ final class RandomStreams {
                 if (r.nextInt(10) == 0) {
                     b.placeNowOrReject(true);
                 }
-                in.add(new EngineInput.JobSubmit(ts, b.build()));
+                in.add(new EngineInput.SubmitJob(ts, b.build()));
             } else if (op < 75) {
                 final EngineInput.JobEventKind k = EngineInput.JobEventKind.values()[r.nextInt(5)];
                 // mostly about the job's placement of the moment ({@link #bind}); else a made-up or older one
                 final String placement = r.nextInt(5) == 0 ? "p-" + (1 + r.nextInt(60)) : CURRENT;
-                in.add(new EngineInput.JobEvent(ts, "j" + r.nextInt(Math.max(1, jobs)), k, placement, "", ""));
+                in.add(new EngineInput.JobReport(ts, "j" + r.nextInt(Math.max(1, jobs)), k, placement, "", ""));
             } else if (op < 80) {
-                in.add(new EngineInput.JobCancel(ts, "j" + r.nextInt(Math.max(1, jobs)), "test"));
+                in.add(new EngineInput.CancelJob(ts, "j" + r.nextInt(Math.max(1, jobs)), "test"));
             } else if (op < 88) {
                 final boolean bad = r.nextInt(3) == 0;
                 in.add(new EngineInput.GpuHealthFact(ts, node, r.nextInt(8), bad ? 79 : 0, false, false, false, 50));
@@ -78,7 +78,7 @@ final class RandomStreams {
             } else if (op < 95) {
                 in.add(new EngineInput.GpuUtilisationFact(ts, node, r.nextInt(8), r.nextInt(101)));
             } else if (op < 97) {
-                in.add(new EngineInput.Tick(ts));
+                in.add(new EngineInput.ClockTick(ts));
             } else if (op < 98) {
                 in.add(new EngineInput.NodeRemoval(ts, node));
             } else {

@@ -1,10 +1,5 @@
 package io.gpupool.scheduler.core;
 
-import static io.gpupool.scheduler.core.Pools.submit;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +7,11 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+
+import static io.gpupool.scheduler.core.Pools.submit;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The seeded policies and tie-breaking: random, FGD's weighted best-fit, fgd's integer score. */
 class ScoringPoliciesTest {
@@ -107,9 +107,9 @@ class ScoringPoliciesTest {
         }
         assertEquals(Map.of("0.5", "a", "0", "b"), chosen);
         // the score is FGD's: int((1 - left) x 100), negated so that lower is better
-        assertEquals(-100, Placer.bestFitKey(0.0));
-        assertEquals(-99, Placer.bestFitKey(0.004));
-        assertEquals(Placer.bestFitKey(0.2501), Placer.bestFitKey(0.2549), "within one point: a tie");
+        assertEquals(-100, PlacementSearch.bestFitKey(0.0));
+        assertEquals(-99, PlacementSearch.bestFitKey(0.004));
+        assertEquals(PlacementSearch.bestFitKey(0.2501), PlacementSearch.bestFitKey(0.2549), "within one point: a tie");
     }
 
     @Test

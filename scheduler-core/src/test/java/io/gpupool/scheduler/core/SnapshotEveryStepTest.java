@@ -1,9 +1,11 @@
 package io.gpupool.scheduler.core;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The strongest resume check: before every input, restore a copy of the engine from its snapshot
@@ -33,7 +35,7 @@ class SnapshotEveryStepTest {
         for (long seed = 0; seed < 10; seed++) {
             for (final ScoringPolicy policy : List.of(ScoringPolicy.BEST_FIT, ScoringPolicy.FGD)) {
                 final List<EngineInput> inputs = RandomStreams.stream(seed, 200);
-                final EngineConfig cfg = EngineConfig.fromSettings(java.util.Map.of("pool", "p", "policy",
+                final EngineConfig cfg = EngineConfig.fromSettings(Map.of("pool", "p", "policy",
                         policy.policyName(), "consolidation-max-evictions", "3", "consolidation-cooldown-ms", "5000",
                         "consolidation-window-ms", "20000", "consolidation-window-max-evictions", "4"));
                 final PoolEngine live = new PoolEngine(cfg);
@@ -45,7 +47,7 @@ class SnapshotEveryStepTest {
                 }
             }
         }
-        org.junit.jupiter.api.Assertions.assertTrue(moves > 0, "consolidation moved something");
+        Assertions.assertTrue(moves > 0, "consolidation moved something");
     }
 
     /** Applies one input to the live engine and to a copy restored from its snapshot: both must answer alike. */

@@ -1,10 +1,10 @@
 package io.gpupool.scheduler.core;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.List;
 import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class TopologyShapesTest {
 
@@ -24,7 +24,7 @@ class TopologyShapesTest {
         Pools.ibnetdiscoverNodes().forEach(n -> e.apply(new EngineInput.NodeUpsert(0, n)));
         final EngineOutput out = e.apply(Pools.submit(1, JobSpec.builder("g").gang(2, 8).network(Network.INFINIBAND).build()));
         final Decision d = Pools.of(out, DecisionKind.PLACED).get(0);
-        assertEquals(List.of("o0001", "o0002"), d.placement().stream().map(NodeAssignment::nodeId).sorted().toList());
+        assertEquals(List.of("o0001", "o0002"), d.placement().stream().map(PlacementPart::nodeId).sorted().toList());
         assertEquals(2, Pools.of(out, DecisionKind.PLACED).get(0).placement().size());
         assertEquals(2, out.commands().size());
     }

@@ -1,17 +1,18 @@
 package io.gpupool.scheduler.core;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 /** The waiting queue's lazy policy order and the walk's setting aside of shapes. */
 class WaitingQueueTest {
@@ -109,9 +110,9 @@ class WaitingQueueTest {
         plans.put(one, 2_000, List.of("n2"));
         // another job of the same shape gets the plan: the planner reads only the shape
         assertEquals(5_000, plans.get(JobSpec.builder("other").gang(1, 8).build(), 1_000).startAtMs());
-        plans.placedOn(java.util.Set.of("n1"), QueuePass.shapeKey(eight)); // checked against it by backfill: stands
+        plans.placedOn(Set.of("n1"), QueuePass.shapeKey(eight)); // checked against it by backfill: stands
         assertEquals(5_000, plans.get(eight, 1_000).startAtMs());
-        plans.placedOn(java.util.Set.of("n1"), null); // placed ahead of it on its node: void
+        plans.placedOn(Set.of("n1"), null); // placed ahead of it on its node: void
         assertNull(plans.get(eight, 1_000));
         assertEquals(2_000, plans.get(one, 2_000 + StandingPlans.OVERDUE_GRACE_MS - 1).startAtMs());
         assertNull(plans.get(one, 2_000 + StandingPlans.OVERDUE_GRACE_MS),

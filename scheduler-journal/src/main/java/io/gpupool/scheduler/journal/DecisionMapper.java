@@ -4,17 +4,21 @@ import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.Evidence;
 import io.gpupool.avro.GpuAssignment;
 import io.gpupool.avro.JournalPosition;
+import io.gpupool.avro.NodeAssignment;
+import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.NodeCommandType;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.scheduler.core.Decision;
 import io.gpupool.scheduler.core.DecisionKind;
 import io.gpupool.scheduler.core.EngineOutput;
-import io.gpupool.scheduler.core.NodeAssignment;
-import io.gpupool.scheduler.core.NodeCommand;
+import io.gpupool.scheduler.core.InstructionKind;
+import io.gpupool.scheduler.core.NodeInstruction;
+import io.gpupool.scheduler.core.PlacementPart;
 import io.gpupool.scheduler.core.PoolEngine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The engine's decisions and node commands as wire records. A pure function of the engine output,
@@ -32,8 +36,8 @@ final class DecisionMapper {
         for (final Decision d : out.decisions()) {
             decisions.add(decision(pool, d, out, engine, uuids, cause));
         }
-        final List<io.gpupool.avro.NodeCommand> commands = new ArrayList<>(out.commands().size());
-        for (final NodeCommand c : out.commands()) {
+        final List<NodeCommand> commands = new ArrayList<>(out.commands().size());
+        for (final NodeInstruction c : out.commands()) {
             final Decision d = out.decisions().stream().filter(x -> x.decisionId().equals(c.decisionId()))
                     .findFirst().orElse(null);
             commands.add(command(pool, c, d, engine, uuids, book, cause));
@@ -46,10 +50,10 @@ final class DecisionMapper {
         final List<Evidence> evidence = new ArrayList<>();
         // sorted by subject: the engine may build evidence with Map.of, whose iteration order differs
         // between JVM runs, and a replay must give the same bytes in any JVM
-        for (final Map.Entry<String, String> e : new java.util.TreeMap<>(d.reason().evidence()).entrySet()) {
+        for (final Map.Entry<String, String> e : new TreeMap<>(d.reason().evidence()).entrySet()) {
             evidence.add(new Evidence(e.getKey(), e.getValue()));
         }
-        final List<io.gpupool.avro.NodeAssignment> assignments = new ArrayList<>();
+        final List<NodeAssignment> assignments = new ArrayList<>();
         for (int rank = 0; rank < d.placement().size(); rank++) {
             assignments.add(assignment(d.placement().get(rank), rank, engine, uuids));
         }
@@ -79,7 +83,7 @@ final class DecisionMapper {
                 .build();
     }
 
-    private static io.gpupool.avro.NodeAssignment assignment(final NodeAssignment a, final int rank,
+    private static NodeAssignment assignment(final PlacementPart a, final int rank,
                                                              final PoolEngine engine, final GpuUuids uuids) {
         final GpuUuids.NodeInfo info = uuids.of(engine, a.nodeId());
         final List<GpuAssignment> gpus = new ArrayList<>(a.gpus().size());
@@ -87,7 +91,7 @@ final class DecisionMapper {
             final String uuid = info != null && g < info.uuids().size() ? info.uuids().get(g) : a.nodeId() + "/gpu" + g;
             gpus.add(new GpuAssignment(uuid, g, a.gpuMilli()));
         }
-        return io.gpupool.avro.NodeAssignment.newBuilder()
+        return NodeAssignment.newBuilder()
                 .setNodeId(a.nodeId())
                 .setLeaf(info == null ? null : info.leaf())
                 .setSpine(info == null ? null : info.spine())
@@ -98,27 +102,27 @@ final class DecisionMapper {
                 .build();
     }
 
-    private static io.gpupool.avro.NodeCommand command(final String pool, final NodeCommand c, final Decision d,
+    private static NodeCommand command(final String pool, final NodeInstruction c, final Decision d,
                                                        final PoolEngine engine, final GpuUuids uuids,
                                                        final JobBook book, final JournalPosition cause) {
         final List<String> gang = new ArrayList<>();
         int rank = 0;
         if (d != null) {
-            for (final NodeAssignment a : d.placement()) {
+            for (final PlacementPart a : d.placement()) {
                 if (a.nodeId().equals(c.nodeId())) {
                     rank = gang.size();
                 }
                 gang.add(a.nodeId());
             }
         }
-        final io.gpupool.avro.NodeAssignment a = assignment(c.assignment(), rank, engine, uuids);
+        final NodeAssignment a = assignment(c.assignment(), rank, engine, uuids);
         final JobRecord known = book.get(c.jobId());
         // a slim record (from a snapshot) has no request; only jobs that are no longer live have one
         final JobRecord job = known == null || known.request() == null ? null : known;
         final Long estimate = job == null || job.request().getRuntimeEstimateMillis() == null
                 ? engine.job(c.jobId()).map(v -> v.runtimeEstimateMs()).orElse(null)
                 : job.request().getRuntimeEstimateMillis();
-        return io.gpupool.avro.NodeCommand.newBuilder()
+        return NodeCommand.newBuilder()
                 .setCommandId(c.decisionId() + "/" + c.nodeId())
                 .setDecisionId(c.decisionId())
                 .setPlacementId(c.placementId())
@@ -138,7 +142,7 @@ final class DecisionMapper {
                 // What a simulated sink runs (a trace's real duration), which the engine never sees.
                 .setSimulatedRuntimeMillis(job == null || job.request().getSimulatedRuntimeMillis() == null ? estimate
                         : job.request().getSimulatedRuntimeMillis())
-                .setReason(d == null || c.kind() == io.gpupool.scheduler.core.CommandKind.ALLOCATE ? null
+                .setReason(d == null || c.kind() == InstructionKind.ALLOCATE ? null
                         : d.reason().message())
                 .setCause(copy(cause))
                 .build();

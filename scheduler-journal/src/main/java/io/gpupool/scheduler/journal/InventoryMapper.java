@@ -4,8 +4,8 @@ import io.gpupool.avro.GpuInfo;
 import io.gpupool.avro.HcaPort;
 import io.gpupool.avro.NodeInventory;
 import io.gpupool.scheduler.core.GpuSpec;
+import io.gpupool.scheduler.core.HcaLinkLayer;
 import io.gpupool.scheduler.core.HcaSpec;
-import io.gpupool.scheduler.core.LinkLayer;
 import io.gpupool.scheduler.core.NodeSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,9 +44,9 @@ public final class InventoryMapper {
         }
         final List<HcaSpec> hcas = new ArrayList<>();
         for (final HcaPort h : inv.getHcas()) {
-            final LinkLayer layer = switch (h.getLinkLayer()) {
-                case INFINIBAND -> LinkLayer.INFINIBAND;
-                case ETHERNET -> LinkLayer.ETHERNET;
+            final HcaLinkLayer layer = switch (h.getLinkLayer()) {
+                case INFINIBAND -> HcaLinkLayer.INFINIBAND;
+                case ETHERNET -> HcaLinkLayer.ETHERNET;
                 default -> null; // a port whose link layer is unknown offers no RDMA fabric the engine can promise
             };
             if (layer != null) {

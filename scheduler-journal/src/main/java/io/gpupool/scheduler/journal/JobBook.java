@@ -1,5 +1,8 @@
 package io.gpupool.scheduler.journal;
 
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
@@ -16,7 +19,7 @@ public interface JobBook {
 
     /** A book in memory (offline replay and tests). */
     static JobBook inMemory() {
-        final java.util.Map<String, JobRecord> m = new java.util.HashMap<>();
+        final Map<String, JobRecord> m = new HashMap<>();
         return new JobBook() {
             @Override
             public JobRecord get(final String jobId) {
@@ -32,7 +35,7 @@ public interface JobBook {
             public void forEachInOrder(final BiConsumer<String, byte[]> each) {
                 // job ids are ASCII (JobRequestMapper.badJobId), so String order is UTF-8 byte order
                 final String[] ids = m.keySet().toArray(new String[0]);
-                java.util.Arrays.sort(ids);
+                Arrays.sort(ids);
                 for (final String id : ids) {
                     each.accept(id, m.get(id).toBytes());
                 }

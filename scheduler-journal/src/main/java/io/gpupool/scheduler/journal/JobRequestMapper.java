@@ -1,10 +1,11 @@
 package io.gpupool.scheduler.journal;
 
 import io.gpupool.avro.JobRequest;
+import io.gpupool.avro.TopologyMode;
+import io.gpupool.scheduler.core.GangScope;
 import io.gpupool.scheduler.core.JobSpec;
 import io.gpupool.scheduler.core.Network;
 import io.gpupool.scheduler.core.PriorityClass;
-import io.gpupool.scheduler.core.TopologyScope;
 import java.util.regex.Pattern;
 
 /**
@@ -75,7 +76,7 @@ public final class JobRequestMapper {
                 r.getMemoryMiBPerNode() == null ? 0 : r.getMemoryMiBPerNode(),
                 r.getGpuModels(),
                 topology(r),
-                r.getTopologyMode() == io.gpupool.avro.TopologyMode.REQUIRED,
+                r.getTopologyMode() == TopologyMode.REQUIRED,
                 network(r),
                 r.getPreemptible(),
                 r.getDeadline() == null ? 0 : r.getDeadline().toEpochMilli(),
@@ -84,12 +85,12 @@ public final class JobRequestMapper {
                 false);
     }
 
-    private static TopologyScope topology(final JobRequest r) {
+    private static GangScope topology(final JobRequest r) {
         return switch (r.getTopology()) {
-            case SAME_NODE -> TopologyScope.NODE;
-            case SAME_LEAF -> TopologyScope.LEAF;
-            case SAME_SPINE -> TopologyScope.SPINE;
-            default -> TopologyScope.POOL;
+            case SAME_NODE -> GangScope.NODE;
+            case SAME_LEAF -> GangScope.LEAF;
+            case SAME_SPINE -> GangScope.SPINE;
+            default -> GangScope.POOL;
         };
     }
 

@@ -8,6 +8,7 @@ import io.gpupool.avro.InventoryChange;
 import io.gpupool.avro.JobCancel;
 import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobEvent;
+import io.gpupool.avro.JobEventType;
 import io.gpupool.avro.JobSubmit;
 import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.JournalPosition;
@@ -19,6 +20,7 @@ import io.gpupool.avro.UtilisationBandChange;
 import io.gpupool.scheduler.core.EngineInput;
 import io.gpupool.scheduler.core.EngineOutput;
 import io.gpupool.scheduler.core.PoolEngine;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +58,7 @@ public final class JournalApplier {
      * one is a duplicate), with the full request of each job still live in one of {@code engines}
      * (its node commands need it) and only position and command id of the others.
      */
-    public byte[] jobBookSnapshot(final java.util.Collection<PoolEngine> engines) {
+    public byte[] jobBookSnapshot(final Collection<PoolEngine> engines) {
         return JobBookSection.write(book, id -> {
             for (final PoolEngine e : engines) {
                 if (e.isLive(id)) {
@@ -110,7 +112,7 @@ public final class JournalApplier {
             if (badId != null) {
                 return Applied.NOTHING; // no such job can exist
             }
-            return map(pool, engine.apply(new EngineInput.JobCancel(entry.getTimestamp().toEpochMilli(), jobId, cancel.getReason())),
+            return map(pool, engine.apply(new EngineInput.CancelJob(entry.getTimestamp().toEpochMilli(), jobId, cancel.getReason())),
                     engine, uuids, cause, null);
         }
         final JobSubmit submit = (JobSubmit) c.getCommand();
@@ -139,7 +141,7 @@ public final class JournalApplier {
         if (invalid != null) {
             return rejected(pool, jobId, "INVALID_REQUEST", invalid, cause);
         }
-        final EngineOutput out = engine.apply(new EngineInput.JobSubmit(entry.getTimestamp().toEpochMilli(),
+        final EngineOutput out = engine.apply(new EngineInput.SubmitJob(entry.getTimestamp().toEpochMilli(),
                 JobRequestMapper.toSpec(jobId, submit.getRequest())));
         return map(pool, out, engine, uuids, cause, jobId);
     }
@@ -209,13 +211,13 @@ public final class JournalApplier {
                 default -> null; // APPLIED: the sink has it; nothing changes for the engine
             };
             return kind == null ? null
-                    : new EngineInput.JobEvent(ts, e.getJobId(), kind, placementOf(e), e.getNodeId(), e.getReason());
+                    : new EngineInput.JobReport(ts, e.getJobId(), kind, placementOf(e), e.getNodeId(), e.getReason());
         }
         if (payload instanceof Tick t) {
             if (HEARTBEAT.equals(t.getReason()) && entry.getSource() != null && entry.getSource().getKey() != null) {
                 return new EngineInput.NodeHeartbeat(ts, entry.getSource().getKey());
             }
-            return new EngineInput.Tick(ts);
+            return new EngineInput.ClockTick(ts);
         }
         return null;
     }
@@ -229,7 +231,7 @@ public final class JournalApplier {
         if (e.getPlacementId() != null) {
             return e.getPlacementId();
         }
-        return e.getType() == io.gpupool.avro.JobEventType.EVICTED || e.getDecisionId() == null ? "" : e.getDecisionId();
+        return e.getType() == JobEventType.EVICTED || e.getDecisionId() == null ? "" : e.getDecisionId();
     }
 
     private static int firstCritical(final PoolEngine engine, final List<Integer> xids) {

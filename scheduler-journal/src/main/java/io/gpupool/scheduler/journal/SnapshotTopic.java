@@ -1,7 +1,8 @@
 package io.gpupool.scheduler.journal;
 
-import java.util.Map;
 import io.gpupool.topics.TopicSpec;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.clients.admin.NewTopic;
 
 /**
@@ -32,9 +33,9 @@ public final class SnapshotTopic {
 
     /** The topic to create next to a journal: compacted, with the journal's partitions and replication. */
     public static NewTopic newTopic(final TopicSpec journal) {
-        final java.util.Optional<Short> rf = journal.replicationFactor() == TopicSpec.BROKER_DEFAULT_REPLICATION
-                ? java.util.Optional.empty() : java.util.Optional.of(journal.replicationFactor());
-        return new NewTopic(name(journal.name()), java.util.Optional.of(journal.partitions()), rf)
+        final Optional<Short> rf = journal.replicationFactor() == TopicSpec.BROKER_DEFAULT_REPLICATION
+                ? Optional.empty() : Optional.of(journal.replicationFactor());
+        return new NewTopic(name(journal.name()), Optional.of(journal.partitions()), rf)
                 .configs(Map.of("cleanup.policy", "compact"));
     }
 }

@@ -1,7 +1,10 @@
 package io.gpupool.scheduler.app;
 
+import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.journal.Codecs;
+import io.gpupool.scheduler.journal.SnapshotTopic;
 import io.gpupool.scheduler.journal.TopicNames;
+import io.gpupool.scheduler.query.QueryServer;
 import io.gpupool.scheduler.stream.PoolEngines;
 import io.gpupool.scheduler.stream.PoolGauges;
 import io.gpupool.scheduler.stream.SchedulerMetrics;
@@ -9,10 +12,8 @@ import io.gpupool.scheduler.stream.SchedulerOptions;
 import io.gpupool.scheduler.stream.SchedulerTopology;
 import io.gpupool.scheduler.stream.StreamsSettings;
 import io.gpupool.scheduler.stream.TelemetryRules;
-
-import io.gpupool.scheduler.core.EngineConfig;
-import io.gpupool.scheduler.query.QueryServer;
 import io.gpupool.serde.AvroSerdeConfig;
+import io.gpupool.topics.Topic;
 import io.gpupool.topics.TopicSpec;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -25,13 +26,17 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
@@ -69,7 +74,7 @@ public final class SchedulerApp implements AutoCloseable {
         final Map<String, String> s = new TreeMap<>(settings);
         s.remove("pool");
         EngineConfig.fromSettings(s);
-        final Map<String, EngineConfig> cache = new java.util.concurrent.ConcurrentHashMap<>();
+        final Map<String, EngineConfig> cache = new ConcurrentHashMap<>();
         return pool -> cache.computeIfAbsent(pool, p -> {
             final Map<String, String> withPool = new HashMap<>(s);
             withPool.put("pool", p);
@@ -146,19 +151,19 @@ public final class SchedulerApp implements AutoCloseable {
                     missing.add(spec.newTopic());
                 }
             }
-            final TopicSpec journal = o.catalog().spec(io.gpupool.topics.Topic.JOURNAL);
-            if (!existing.contains(io.gpupool.scheduler.journal.SnapshotTopic.name(journal.name()))) {
-                missing.add(io.gpupool.scheduler.journal.SnapshotTopic.newTopic(journal)); // engine snapshots for audit
+            final TopicSpec journal = o.catalog().spec(Topic.JOURNAL);
+            if (!existing.contains(SnapshotTopic.name(journal.name()))) {
+                missing.add(SnapshotTopic.newTopic(journal)); // engine snapshots for audit
             }
             if (!missing.isEmpty()) {
                 a.createTopics(missing).all().get(60, TimeUnit.SECONDS);
             }
-        } catch (final java.util.concurrent.ExecutionException e) {
-            if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+        } catch (final ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
                 throw new IllegalStateException("cannot create the scheduler's topics on " + o.bootstrapServers()
                         + ": " + e.getCause().getMessage(), e.getCause());
             }
-        } catch (final java.util.concurrent.TimeoutException e) {
+        } catch (final TimeoutException e) {
             throw new IllegalStateException("no answer from Kafka at " + o.bootstrapServers() + " within 60 s", e);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,6 +29,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsMetadata;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
@@ -214,7 +216,7 @@ public final class QueryServer implements AutoCloseable {
             final ReadOnlyKeyValueStore<String, byte[]> store = streams.store(StoreQueryParameters.fromNameAndType(
                     DecisionHistory.STORE, QueryableStoreTypes.<String, byte[]>keyValueStore()));
             return DecisionHistory.read(store.get(jobId));
-        } catch (org.apache.kafka.streams.errors.InvalidStateStoreException e) {
+        } catch (InvalidStateStoreException e) {
             return List.of(); // rebalancing or no task here: the engine view still answers
         }
     }
@@ -263,7 +265,7 @@ public final class QueryServer implements AutoCloseable {
     }
 
     private static String encode(final String s) {
-        return java.net.URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     private static String error(final String message) {

@@ -2,13 +2,14 @@ package io.gpupool.scheduler.query;
 
 import io.gpupool.avro.Evidence;
 import io.gpupool.avro.GpuAssignment;
+import io.gpupool.avro.NodeAssignment;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.scheduler.core.Decision;
 import io.gpupool.scheduler.core.GpuView;
 import io.gpupool.scheduler.core.JobView;
 import io.gpupool.scheduler.core.ModelCapacity;
-import io.gpupool.scheduler.core.NodeAssignment;
 import io.gpupool.scheduler.core.NodeView;
+import io.gpupool.scheduler.core.PlacementPart;
 import io.gpupool.scheduler.core.PoolCapacity;
 import io.gpupool.scheduler.core.QueueDepth;
 import io.gpupool.scheduler.core.Reason;
@@ -109,7 +110,7 @@ final class Views {
         m.put("priority", j.priority());
         m.put("state", lower(j.state().name()));
         final List<Object> placement = new ArrayList<>();
-        for (final NodeAssignment a : j.placement()) {
+        for (final PlacementPart a : j.placement()) {
             final Map<String, Object> x = new LinkedHashMap<>();
             x.put("nodeId", a.nodeId());
             x.put("gpus", a.gpus());
@@ -188,7 +189,7 @@ final class Views {
         }
         m.put("evidence", ev);
         final List<Object> nodes = new ArrayList<>();
-        for (final io.gpupool.avro.NodeAssignment a : d.getAssignments()) {
+        for (final NodeAssignment a : d.getAssignments()) {
             final Map<String, Object> x = new LinkedHashMap<>();
             x.put("nodeId", a.getNodeId());
             x.put("leaf", a.getLeaf());

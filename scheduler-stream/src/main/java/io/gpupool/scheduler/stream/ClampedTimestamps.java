@@ -2,7 +2,9 @@ package io.gpupool.scheduler.stream;
 
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.TimestampExtractor;
+import org.slf4j.LoggerFactory;
 
 /**
  * Pool time that no client can move. Stage 1 stamps every journal entry with its input record's
@@ -20,7 +22,7 @@ final class ClampedTimestamps implements TimestampExtractor {
     static final String ORIGINAL = "gpupool.clock.original-ms";
 
     private static final ThrottledWarnings WARN = new ThrottledWarnings(
-            org.slf4j.LoggerFactory.getLogger(ClampedTimestamps.class));
+            LoggerFactory.getLogger(ClampedTimestamps.class));
 
     private final long maxAheadMs;
     private final SchedulerMetrics metrics;
@@ -51,7 +53,7 @@ final class ClampedTimestamps implements TimestampExtractor {
     }
 
     /** The time a record was written with when it was clamped, or null when it was not. */
-    static Long original(final org.apache.kafka.common.header.Headers headers) {
+    static Long original(final Headers headers) {
         final org.apache.kafka.common.header.Header h = headers.lastHeader(ORIGINAL);
         if (h == null || h.value() == null) {
             return null;

@@ -1,6 +1,7 @@
 package io.gpupool.scheduler.stream;
 
 import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.Record;
@@ -38,7 +39,7 @@ public final class DeadLetters {
 
     /** A header's value as text, or null. */
     public static String header(final Headers headers, final String name) {
-        final org.apache.kafka.common.header.Header h = headers.lastHeader(name);
+        final Header h = headers.lastHeader(name);
         return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }
 

@@ -3,6 +3,7 @@ package io.gpupool.scheduler.stream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.apache.kafka.streams.KeyValue;
@@ -108,7 +109,7 @@ public final class EngineStore {
         final int chunks = snapshot == null ? 0 : (snapshot.length + CHUNK_BYTES - 1) / CHUNK_BYTES;
         for (int i = 0; i < chunks; i++) {
             final int from = i * CHUNK_BYTES;
-            final byte[] c = java.util.Arrays.copyOfRange(snapshot, from, Math.min(snapshot.length, from + CHUNK_BYTES));
+            final byte[] c = Arrays.copyOfRange(snapshot, from, Math.min(snapshot.length, from + CHUNK_BYTES));
             snapshots.put(chunkKey(pool, i), c);
         }
         for (int i = chunks; i < oldChunks; i++) {

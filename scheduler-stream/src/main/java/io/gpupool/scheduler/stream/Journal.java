@@ -4,6 +4,7 @@ import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.SourceRef;
 import io.gpupool.avro.Tick;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
@@ -22,10 +23,10 @@ final class Journal {
                 .setPartition(where.partition())
                 .setOffset(where.offset())
                 // the time the record was written with, also when stage 1 clamped it (evidence of a fast clock)
-                .setTimestamp(java.time.Instant.ofEpochMilli(writtenAt(cause)))
+                .setTimestamp(Instant.ofEpochMilli(writtenAt(cause)))
                 .setKey(cause.key() == null ? null : new String(cause.key(), StandardCharsets.UTF_8))
                 .build();
-        final JournalEntry e = JournalEntry.newBuilder().setPool(pool).setTimestamp(java.time.Instant.ofEpochMilli(timestampMs))
+        final JournalEntry e = JournalEntry.newBuilder().setPool(pool).setTimestamp(Instant.ofEpochMilli(timestampMs))
                 .setSource(source).setPayload(payload).build();
         return new Record<>(pool, e, timestampMs);
     }
@@ -36,7 +37,7 @@ final class Journal {
     }
 
     static Record<Object, Object> clockTick(final String pool, final long timestampMs) {
-        final JournalEntry e = JournalEntry.newBuilder().setPool(pool).setTimestamp(java.time.Instant.ofEpochMilli(timestampMs)).setSource(null)
+        final JournalEntry e = JournalEntry.newBuilder().setPool(pool).setTimestamp(Instant.ofEpochMilli(timestampMs)).setSource(null)
                 .setPayload(Tick.newBuilder().setReason(CLOCK).build()).build();
         return new Record<>(pool, e, timestampMs);
     }

@@ -1,11 +1,5 @@
 package io.gpupool.scheduler.stream;
 
-import io.gpupool.scheduler.journal.JournalApplier;
-
-import io.gpupool.scheduler.journal.Codecs;
-import io.gpupool.scheduler.journal.InventoryMapper;
-import io.gpupool.scheduler.journal.TopicNames;
-
 import io.gpupool.avro.GpuInfo;
 import io.gpupool.avro.GpuSamples;
 import io.gpupool.avro.InventoryChange;
@@ -13,6 +7,10 @@ import io.gpupool.avro.LinkSamples;
 import io.gpupool.avro.NodeInventory;
 import io.gpupool.avro.Tick;
 import io.gpupool.avro.UplinkChange;
+import io.gpupool.scheduler.journal.Codecs;
+import io.gpupool.scheduler.journal.InventoryMapper;
+import io.gpupool.scheduler.journal.JournalApplier;
+import io.gpupool.scheduler.journal.TopicNames;
 import io.gpupool.serde.RecordDecodeException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -31,6 +29,8 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Stage 1, node side: inventory and GPU and link telemetry, all keyed by node id (so co-partitioned),
@@ -41,7 +41,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Object> {
     static final String NODE_STORE = "sequencer-nodes";
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(NodeFactsProcessor.class);
+    private static final Logger LOG = LoggerFactory.getLogger(NodeFactsProcessor.class);
     private static final ThrottledWarnings WARN = new ThrottledWarnings(LOG);
 
     private final TopicNames topics;

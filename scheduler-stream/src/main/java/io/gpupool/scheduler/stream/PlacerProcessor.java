@@ -1,30 +1,33 @@
 package io.gpupool.scheduler.stream;
 
-import io.gpupool.scheduler.journal.Applied;
-import io.gpupool.scheduler.journal.Codecs;
-import io.gpupool.scheduler.journal.JobBook;
-import io.gpupool.scheduler.journal.JobBookTopic;
-import io.gpupool.scheduler.journal.JobRecord;
-import io.gpupool.scheduler.journal.JournalApplier;
-
 import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.JournalPosition;
 import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.PlacementDecision;
-import io.gpupool.scheduler.journal.SnapshotChunks;
 import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.JobEventNote;
 import io.gpupool.scheduler.core.PoolEngine;
+import io.gpupool.scheduler.journal.Applied;
+import io.gpupool.scheduler.journal.Codecs;
+import io.gpupool.scheduler.journal.EngineSnapshot;
+import io.gpupool.scheduler.journal.JobBook;
+import io.gpupool.scheduler.journal.JobBookTopic;
+import io.gpupool.scheduler.journal.JobRecord;
+import io.gpupool.scheduler.journal.JournalApplier;
+import io.gpupool.scheduler.journal.SnapshotChunks;
 import io.gpupool.serde.RecordDecodeException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -115,10 +118,10 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
             }
 
             @Override
-            public void forEachInOrder(final java.util.function.BiConsumer<String, byte[]> each) {
-                try (org.apache.kafka.streams.state.KeyValueIterator<String, byte[]> it = jobs.all()) {
+            public void forEachInOrder(final BiConsumer<String, byte[]> each) {
+                try (KeyValueIterator<String, byte[]> it = jobs.all()) {
                     while (it.hasNext()) {
-                        final org.apache.kafka.streams.KeyValue<String, byte[]> kv = it.next();
+                        final KeyValue<String, byte[]> kv = it.next();
                         if (!kv.key.equals(BOOK_ON_TOPIC)) {
                             each.accept(kv.key, kv.value);
                         }
@@ -201,9 +204,9 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         }
         if (jobs.get(BOOK_ON_TOPIC) == null) {
             long published = 0;
-            try (org.apache.kafka.streams.state.KeyValueIterator<String, byte[]> it = jobs.all()) {
+            try (KeyValueIterator<String, byte[]> it = jobs.all()) {
                 while (it.hasNext()) {
-                    final org.apache.kafka.streams.KeyValue<String, byte[]> kv = it.next();
+                    final KeyValue<String, byte[]> kv = it.next();
                     publishBookRecord(kv.key, JobRecord.fromBytes(kv.value).partition(), kv.value);
                     published++;
                 }
@@ -240,7 +243,7 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         // The same state on the snapshot topic, with the journal offset it covers: audit starts there. The
         // job book is on that topic already, a record per job id (JobBookTopic), so it is not written here.
         final long t2 = SchedulerMetrics.wallNowMs();
-        final byte[] published = io.gpupool.scheduler.journal.EngineSnapshot.frame(name, covered.getPartition(),
+        final byte[] published = EngineSnapshot.frame(name, covered.getPartition(),
                 covered.getOffset(), covered.getTimestamp().toEpochMilli(), bytes);
         for (final SnapshotChunks.Chunk c : SnapshotChunks.split(name, pool.generation, published)) {
             context.forward(new Record<Object, Object>(c.key(), c.value(), timestamp), SNAPSHOTS_SINK);

@@ -10,7 +10,9 @@ import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * Pool gauges: GPUs by pool, model and state (total, allocatable, unhealthy, allocated, busy, free),
@@ -59,7 +61,7 @@ public final class PoolGauges {
                 g.add(MultiGauge.Row.of(t.and("state", "free"), m.free()));
             }
             for (final PriorityClass c : PriorityClass.values()) {
-                qc.add(MultiGauge.Row.of(Tags.of("pool", h.pool(), "class", c.name().toLowerCase(java.util.Locale.ROOT)),
+                qc.add(MultiGauge.Row.of(Tags.of("pool", h.pool(), "class", c.name().toLowerCase(Locale.ROOT)),
                         q.byClass().getOrDefault(c, 0)));
             }
             for (final Map.Entry<String, Integer> e : q.byTenant().entrySet()) {
@@ -76,7 +78,7 @@ public final class PoolGauges {
     }
 
     private static double oldestWaitSeconds(final PoolEngine engine) {
-        final java.util.OptionalLong oldest = engine.oldestQueuedSubmitMs();
+        final OptionalLong oldest = engine.oldestQueuedSubmitMs();
         return oldest.isEmpty() ? 0 : Math.max(0, engine.nowMs() - oldest.getAsLong()) / 1000.0;
     }
 }

@@ -1,15 +1,16 @@
 package io.gpupool.scheduler.stream;
 
-import io.gpupool.scheduler.journal.Codecs;
-import io.gpupool.scheduler.journal.TopicNames;
-
 import io.gpupool.scheduler.core.EngineConfig;
+import io.gpupool.scheduler.journal.Codecs;
+import io.gpupool.scheduler.journal.SnapshotTopic;
+import io.gpupool.scheduler.journal.TopicNames;
 import java.util.List;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.AutoOffsetReset;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
@@ -71,7 +72,7 @@ public final class SchedulerTopology {
         final Topology topo = dsl.build();
 
         // Stage 1a: node-keyed inputs
-        topo.addSource((org.apache.kafka.streams.AutoOffsetReset) null, NODE_SOURCE, clock, bytes, bytes, t.inventory(),
+        topo.addSource((AutoOffsetReset) null, NODE_SOURCE, clock, bytes, bytes, t.inventory(),
                 t.telemetryGpu(), t.telemetryLink()); // no reset of its own: the application's default
         topo.addProcessor("node-facts", () -> new NodeFactsProcessor(t, rules, tickIntervalMs, metrics, codecs),
                 NODE_SOURCE);
@@ -89,7 +90,7 @@ public final class SchedulerTopology {
         }
         topo.addSink(PlacerProcessor.DECISIONS_SINK, t.decisions(), new StringSerializer(), codecs.serializer(), "placer");
         topo.addSink(PlacerProcessor.COMMANDS_SINK, t.nodeCommands(), new StringSerializer(), codecs.serializer(), "placer");
-        topo.addSink(PlacerProcessor.SNAPSHOTS_SINK, io.gpupool.scheduler.journal.SnapshotTopic.name(t.journal()),
+        topo.addSink(PlacerProcessor.SNAPSHOTS_SINK, SnapshotTopic.name(t.journal()),
                 new StringSerializer(), new ByteArraySerializer(), "placer");
 
         topo.addSink(DeadLetters.SINK, t.dlq(), new ByteArraySerializer(), new ByteArraySerializer(),

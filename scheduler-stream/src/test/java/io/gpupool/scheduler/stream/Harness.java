@@ -1,11 +1,9 @@
 package io.gpupool.scheduler.stream;
 
-import io.gpupool.scheduler.journal.Codecs;
-import io.gpupool.scheduler.journal.TopicNames;
-
 import io.gpupool.avro.GpuSamples;
 import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobEvent;
+import io.gpupool.avro.JobEventType;
 import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.LinkSamples;
 import io.gpupool.avro.NodeCommand;
@@ -13,6 +11,9 @@ import io.gpupool.avro.NodeInventory;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.registry.InMemorySchemaRegistry;
 import io.gpupool.scheduler.core.EngineConfig;
+import io.gpupool.scheduler.journal.Codecs;
+import io.gpupool.scheduler.journal.TopicNames;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -85,7 +86,7 @@ public final class Harness implements AutoCloseable {
     }
 
     /** A sink's event about the placement the job holds now in any pool (as a sink of that placement writes it). */
-    public JobEvent event(final String jobId, final io.gpupool.avro.JobEventType type, final long at) {
+    public JobEvent event(final String jobId, final JobEventType type, final long at) {
         String placement = "";
         for (final PoolEngines.Handle p : engines.all()) {
             final String mine = p.read(e -> e.placementOf(jobId));
@@ -103,7 +104,7 @@ public final class Harness implements AutoCloseable {
     }
 
     public double counter(final String name, final String... tags) {
-        final io.micrometer.core.instrument.Counter c = meters.find(name).tags(tags).counter();
+        final Counter c = meters.find(name).tags(tags).counter();
         return c == null ? 0 : c.count();
     }
 

@@ -1,7 +1,5 @@
 package io.gpupool.scheduler.stream;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.InventoryChange;
 import io.gpupool.avro.JobCommand;
@@ -11,14 +9,18 @@ import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.NodeCommandType;
 import io.gpupool.avro.PlacementDecision;
+import io.gpupool.scheduler.core.JobView;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Stage 1 and 2 against records written by others: producers with their own keys, clocks and
@@ -88,7 +90,7 @@ class HostileInputsTest {
         assertThat(DeadLetters.header(dead.get(1).headers(), DeadLetters.ERROR_MESSAGE))
                 .contains("node not-a-node is not part of placement " + placed.getDecisionId());
         // explain shows them: the job's refused count and the last reason
-        final io.gpupool.scheduler.core.JobView view = h.engines.pool("p1").orElseThrow()
+        final JobView view = h.engines.pool("p1").orElseThrow()
                 .read(e -> e.job("victim").orElseThrow());
         assertThat(view.refusedEvents()).isEqualTo(2);
         assertThat(view.lastRefusal()).contains("not-a-node");
@@ -161,8 +163,8 @@ class HostileInputsTest {
     void tombstonesAreDeadLetteredOrADeliberateRemovalNeverSilent() {
         h.rawGpu.pipeInput("n0".getBytes(StandardCharsets.UTF_8), null, now);
         final TestInputTopic<byte[], byte[]> rawInventory = h.driver.createInputTopic(h.topics.inventory(),
-                new org.apache.kafka.common.serialization.ByteArraySerializer(),
-                new org.apache.kafka.common.serialization.ByteArraySerializer());
+                new ByteArraySerializer(),
+                new ByteArraySerializer());
         rawInventory.pipeInput("ghost".getBytes(StandardCharsets.UTF_8), null, now);
         h.rawJobs.pipeInput("job".getBytes(StandardCharsets.UTF_8), null, now);
         final var dead = h.dlq.readRecordsToList();

@@ -1,10 +1,7 @@
 package io.gpupool.scheduler.stream;
 
-import io.gpupool.scheduler.app.SchedulerApp;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gpupool.avro.DecisionOutcome;
+import io.gpupool.avro.InventoryChange;
 import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobEvent;
 import io.gpupool.avro.JobEventType;
@@ -16,6 +13,8 @@ import io.gpupool.avro.TopologyScope;
 import io.gpupool.avro.UplinkChange;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
+import io.gpupool.scheduler.app.SchedulerApp;
+import io.gpupool.topics.Topic;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -33,6 +32,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * On the real broker, with telemetry in three partitions (three stage-1 tasks): one node of a leaf
@@ -60,7 +61,7 @@ class LeafCongestionOnStackTest {
     void aLeafIsJudgedOnAllItsNodesAcrossStageOneTasks(final TestStack stack) throws Exception {
         final String prefix = stack.uniqueName("leaf");
         final StackClients clients = new StackClients(stack, prefix);
-        final int partitions = clients.catalog.spec(io.gpupool.topics.Topic.TELEMETRY_LINK).partitions();
+        final int partitions = clients.catalog.spec(Topic.TELEMETRY_LINK).partitions();
         assertThat(partitions).as("the default catalog spreads telemetry over several tasks").isGreaterThan(1);
         // leaf-a: the busy node in one partition, the two quiet ones together in another
         final String busy = "a-busy";
@@ -99,7 +100,7 @@ class LeafCongestionOnStackTest {
             final long known0 = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (known.size() < 6 && System.nanoTime() < known0) {
                 for (final ConsumerRecord<String, JournalEntry> r : journal.poll(Duration.ofMillis(200))) {
-                    if (r.value().getPayload() instanceof io.gpupool.avro.InventoryChange c) {
+                    if (r.value().getPayload() instanceof InventoryChange c) {
                         known.add(c.getNodeId());
                     }
                 }

@@ -1,8 +1,8 @@
 package io.gpupool.scheduler.stream;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gpupool.avro.DecisionOutcome;
+import io.gpupool.avro.JobCommand;
+import io.gpupool.avro.JobEventType;
 import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.NodeCommandType;
@@ -15,6 +15,8 @@ import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Both stages end to end under the TopologyTestDriver: inventory and jobs in, decisions and commands out. */
 class PipelineTopologyTest {
@@ -55,7 +57,7 @@ class PipelineTopologyTest {
         // the inventory entries came first; the submit is the next journal offset
         assertThat(setupEntries).isGreaterThanOrEqualTo(4);
         assertThat(d.getCause().getOffset()).isEqualTo(setupEntries);
-        assertThat(h.journal().get(0).value().getPayload()).isInstanceOf(io.gpupool.avro.JobCommand.class);
+        assertThat(h.journal().get(0).value().getPayload()).isInstanceOf(JobCommand.class);
         assertThat(d.getCause().getTimestamp().toEpochMilli()).isEqualTo(2_000);
 
         final List<TestRecord<String, NodeCommand>> cmds = h.commands.readRecordsToList();
@@ -76,7 +78,7 @@ class PipelineTopologyTest {
         h.jobs.pipeInput("big-2", Fixtures.submit("big-2", Fixtures.request("p1", 4, 8).build()), 2_100);
         assertThat(h.decisions().stream().map(d -> d.getJobId() + ":" + d.getOutcome()))
                 .containsExactly("big-1:PLACED", "big-2:QUEUED");
-        h.events.pipeInput("big-1", h.event("big-1", io.gpupool.avro.JobEventType.COMPLETED, 3_000), 3_000);
+        h.events.pipeInput("big-1", h.event("big-1", JobEventType.COMPLETED, 3_000), 3_000);
         assertThat(h.decisions().stream().map(d -> d.getJobId() + ":" + d.getOutcome()))
                 .containsExactly("big-1:RELEASED", "big-2:PLACED");
         assertThat(h.commands.readValuesToList().stream().map(c -> c.getType().name()).distinct())

@@ -1,9 +1,5 @@
 package io.gpupool.scheduler.stream;
 
-import io.gpupool.scheduler.app.SchedulerApp;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpupool.avro.JobCommand;
@@ -11,6 +7,8 @@ import io.gpupool.avro.NodeInventory;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
+import io.gpupool.scheduler.app.SchedulerApp;
+import io.gpupool.topics.Topic;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -30,6 +29,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Two instances of one scheduler application on the real broker share the journal's partitions.
@@ -45,7 +46,7 @@ class QueriesAcrossInstancesOnStackTest {
     void eitherInstanceAnswersForEveryPoolAndJob(final TestStack stack) throws Exception {
         final String prefix = stack.uniqueName("two");
         final StackClients clients = new StackClients(stack, prefix);
-        final int partitions = clients.catalog.spec(io.gpupool.topics.Topic.JOURNAL).partitions();
+        final int partitions = clients.catalog.spec(Topic.JOURNAL).partitions();
         // one pool per journal partition, so that whichever way the tasks are split, some pool is remote
         final List<String> pools = new ArrayList<>();
         final TreeSet<Integer> covered = new TreeSet<>();
@@ -91,7 +92,7 @@ class QueriesAcrossInstancesOnStackTest {
             jobs.flush();
             StackClients.pollUntil(decisions, seen, s -> s.size() >= 2 * pools.size(), Duration.ofSeconds(90));
             assertThat(seen.stream().map(r -> r.key() + ":" + r.value().getOutcome()).sorted().toList())
-                    .containsExactlyElementsOf(pools.stream().flatMap(p -> java.util.stream.Stream.of(p + "-big:PLACED",
+                    .containsExactlyElementsOf(pools.stream().flatMap(p -> Stream.of(p + "-big:PLACED",
                             p + "-waits:QUEUED")).sorted().toList());
 
             for (final String pool : pools) {

@@ -1,11 +1,5 @@
 package io.gpupool.scheduler.stream;
 
-import io.gpupool.scheduler.journal.JobBook;
-import io.gpupool.scheduler.journal.JobRecord;
-import io.gpupool.scheduler.journal.JournalApplier;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.GpuSamples;
 import io.gpupool.avro.JobEventType;
@@ -13,17 +7,23 @@ import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.PoolEngine;
+import io.gpupool.scheduler.journal.JobBook;
+import io.gpupool.scheduler.journal.JobRecord;
+import io.gpupool.scheduler.journal.JournalApplier;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.BiConsumer;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Engine state survives in the stores (snapshot + tail) exactly, and the recorded journal replayed
@@ -90,7 +90,7 @@ class RestoreAndReplayTest {
                 }
 
                 @Override
-                public void forEachInOrder(final java.util.function.BiConsumer<String, byte[]> each) {
+                public void forEachInOrder(final BiConsumer<String, byte[]> each) {
                     throw new UnsupportedOperationException("not snapshotted here");
                 }
             });

@@ -10,7 +10,7 @@ import io.gpupool.simulator.pool.SimNode;
 import io.gpupool.simulator.pool.SimulatedPool;
 import io.gpupool.simulator.trace.OpenbNode;
 import io.gpupool.simulator.trace.OpenbPod;
-
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -47,7 +47,7 @@ public final class FgdRun {
         final long[] fragmented = new long[n];
         final String[] placedOn = new String[n];
         final double[] fragmentationRate = new double[MAX_PCT + 1];
-        java.util.Arrays.fill(fragmentationRate, Double.NaN);
+        Arrays.fill(fragmentationRate, Double.NaN);
         int nextPct = 0;
         long arrivedSoFar = 0;
         for (int i = 0; i < n; i++) {

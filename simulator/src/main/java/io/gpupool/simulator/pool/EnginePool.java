@@ -6,10 +6,9 @@ import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.EngineInput;
 import io.gpupool.scheduler.core.EngineOutput;
 import io.gpupool.scheduler.core.JobSpec;
-import io.gpupool.scheduler.core.NodeAssignment;
 import io.gpupool.scheduler.core.NodeSpec;
+import io.gpupool.scheduler.core.PlacementPart;
 import io.gpupool.scheduler.core.PoolEngine;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -118,13 +117,13 @@ public final class EnginePool implements SimulatedPool {
                 .runtimeEstimateMs(job.runtimeEstimateSeconds().isPresent() ? job.runtimeEstimateSeconds().getAsLong() * 1000 : 0)
                 .placeNowOrReject(placeNowOrReject)
                 .build();
-        return outcome(engine.apply(new EngineInput.JobSubmit(nowSecond * 1000, spec)));
+        return outcome(engine.apply(new EngineInput.SubmitJob(nowSecond * 1000, spec)));
     }
 
     @Override
     public PoolOutcome complete(final String jobId, final long nowSecond) {
         // the simulated sink reports on the placement the job holds now (an evicted job's end is dropped by the driver)
-        return outcome(engine.apply(new EngineInput.JobEvent(nowSecond * 1000, jobId, EngineInput.JobEventKind.COMPLETED,
+        return outcome(engine.apply(new EngineInput.JobReport(nowSecond * 1000, jobId, EngineInput.JobEventKind.COMPLETED,
                 engine.placementOf(jobId), "", "")));
     }
 
@@ -135,7 +134,7 @@ public final class EnginePool implements SimulatedPool {
 
     @Override
     public PoolOutcome tick(final long nowSecond) {
-        return outcome(engine.apply(new EngineInput.Tick(nowSecond * 1000)));
+        return outcome(engine.apply(new EngineInput.ClockTick(nowSecond * 1000)));
     }
 
     private static PoolOutcome outcome(final EngineOutput out) {
@@ -144,8 +143,8 @@ public final class EnginePool implements SimulatedPool {
         final List<String> evicted = new ArrayList<>();
         for (Decision d : out.decisions()) {
             switch (d.kind()) {
-                case PLACED -> placed.add(new Placement(d.jobId(), d.placement().stream().map(NodeAssignment::nodeId).toList(),
-                        d.placement().stream().map(NodeAssignment::gpus).toList()));
+                case PLACED -> placed.add(new Placement(d.jobId(), d.placement().stream().map(PlacementPart::nodeId).toList(),
+                        d.placement().stream().map(PlacementPart::gpus).toList()));
                 case REJECTED -> rejected.add(d.jobId());
                 case EVICTED -> evicted.add(d.jobId());
                 default -> {

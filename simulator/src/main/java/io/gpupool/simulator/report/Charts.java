@@ -1,21 +1,22 @@
 package io.gpupool.simulator.report;
 
-import org.jfree.chart.ChartFactory;
-import org.jfree.chart.ChartUtils;
-import org.jfree.chart.JFreeChart;
-import org.jfree.chart.axis.LogAxis;
-import org.jfree.chart.plot.PlotOrientation;
-import org.jfree.chart.plot.XYPlot;
-import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
-import org.jfree.data.xy.XYSeries;
-import org.jfree.data.xy.XYSeriesCollection;
-
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.text.DecimalFormat;
 import java.util.Arrays;
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
 
 /** Line charts written as PNG with JFreeChart, headless, in one consistent style. */
 public final class Charts {
@@ -46,8 +47,8 @@ public final class Charts {
             final LogAxis axis = new LogAxis(xLabel);
             axis.setSmallestValue(1);
             axis.setBase(10);
-            axis.setTickUnit(new org.jfree.chart.axis.NumberTickUnit(1)); // one tick per decade
-            axis.setNumberFormatOverride(new java.text.DecimalFormat("#,##0"));
+            axis.setTickUnit(new NumberTickUnit(1)); // one tick per decade
+            axis.setNumberFormatOverride(new DecimalFormat("#,##0"));
             plot.setDomainAxis(axis);
         }
         final XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, false);

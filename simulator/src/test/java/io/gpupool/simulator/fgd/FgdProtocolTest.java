@@ -7,14 +7,13 @@ import io.gpupool.simulator.trace.OpenbNode;
 import io.gpupool.simulator.trace.OpenbNodeReader;
 import io.gpupool.simulator.trace.OpenbPod;
 import io.gpupool.simulator.trace.OpenbPodReader;
-import org.junit.jupiter.api.Test;
-
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,7 +25,7 @@ class FgdProtocolTest {
     private static final PrintStream QUIET = new PrintStream(OutputStream.nullOutputStream());
 
     private static List<FgdResult> run(final List<String> policies, final int seeds, final List<OpenbPod> pods) {
-        return FgdProtocol.run(EnginePool::new, policies, NODES, pods, seeds, ArrivalOrder.SHUFFLED, 2, java.util.Map.of(),
+        return FgdProtocol.run(EnginePool::new, policies, NODES, pods, seeds, ArrivalOrder.SHUFFLED, 2, Map.of(),
                 new ProgressBar(QUIET, "test", (long) policies.size() * seeds));
     }
 

@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -144,7 +145,7 @@ public final class CollectorBenchmarks {
                     return Long.parseLong(line.replaceAll("[^0-9]", ""));
                 }
             }
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             return 0; // the target ended early; its exit value tells why
         }
         return 0;

@@ -5,6 +5,8 @@ import io.gpupool.collector.publish.PublisherStats;
 import io.gpupool.collector.publish.PublisherTopics;
 import io.gpupool.collector.sim.FleetSpec;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The process the fleet benchmark measures: one simulated-fleet publisher at 1 Hz for a fixed
@@ -25,7 +27,7 @@ public final class FleetTarget {
         try (FleetCollector fleet = FleetCollector.start(spec, Duration.ofSeconds(1), args[0], args[1],
                 PublisherTopics.defaults(), nodes * 10, -1)) {
             // Half the GPUs busy: realistic load values, and the busy-set lookups are part of the cost.
-            final java.util.List<String> busy = new java.util.ArrayList<>();
+            final List<String> busy = new ArrayList<>();
             for (final String node : fleet.fleet().nodeIds()) {
                 busy.addAll(fleet.fleet().gpuUuids(node).subList(0, 4));
             }

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Maps a dcgm-exporter scrape onto the same GPU readings nvidia-smi gives, keyed by the UUID
@@ -17,11 +18,11 @@ import java.util.Map;
  * UUID cannot be attributed and are reported.
  */
 public final class DcgmScrapeMapper {
-    private static final java.util.Set<String> DEVICE_WIDE = java.util.Set.of(DcgmFields.GPU_TEMP, DcgmFields.POWER_USAGE,
+    private static final Set<String> DEVICE_WIDE = Set.of(DcgmFields.GPU_TEMP, DcgmFields.POWER_USAGE,
             DcgmFields.POWER_MGMT_LIMIT, DcgmFields.ENFORCED_POWER_LIMIT, DcgmFields.SM_CLOCK, DcgmFields.XID_ERRORS,
             DcgmFields.ECC_DBE_VOL_TOTAL, DcgmFields.ROW_REMAP_PENDING, DcgmFields.ROW_REMAP_FAILURE,
             DcgmFields.RETIRED_PENDING, DcgmFields.FB_TOTAL);
-    private static final java.util.Set<String> SUMMED_OVER_INSTANCES = java.util.Set.of(DcgmFields.FB_USED, DcgmFields.FB_FREE);
+    private static final Set<String> SUMMED_OVER_INSTANCES = Set.of(DcgmFields.FB_USED, DcgmFields.FB_FREE);
 
     private DcgmScrapeMapper() {
     }

@@ -1,6 +1,7 @@
 package io.gpupool.collector.fabric;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,7 +92,7 @@ public final class IbnetdiscoverParser {
                 attachments.add(new Attachment(parts[0], hca, nameOf(byGuid.get(leafGuid)), spineNames, rail(hca)));
             }
         }
-        attachments.sort(java.util.Comparator.comparing(Attachment::node)
+        attachments.sort(Comparator.comparing(Attachment::node)
                 .thenComparing(a -> a.hca() == null ? "" : a.hca()));
         return new FabricMap("ibnetdiscover", attachments, warnings);
     }

@@ -1,8 +1,10 @@
 package io.gpupool.collector.fabric;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -32,7 +34,7 @@ public final class SlurmTopologyParser {
             for (final String token : line.split("\\s+")) {
                 final int eq = token.indexOf('=');
                 if (eq > 0) {
-                    kv.put(token.substring(0, eq).toLowerCase(java.util.Locale.ROOT), token.substring(eq + 1));
+                    kv.put(token.substring(0, eq).toLowerCase(Locale.ROOT), token.substring(eq + 1));
                 }
             }
             final String name = kv.get("switchname");
@@ -61,7 +63,7 @@ public final class SlurmTopologyParser {
                 attachments.add(new Attachment(node, null, leaf.getKey(), spines, null));
             }
         }
-        attachments.sort(java.util.Comparator.comparing(Attachment::node));
+        attachments.sort(Comparator.comparing(Attachment::node));
         return new FabricMap("slurm", attachments, warnings);
     }
 }

@@ -1,5 +1,7 @@
 package io.gpupool.collector.gpu;
 
+import java.util.Locale;
+
 /** Multi-Instance GPU mode as a source reports it; absence of a value is a null {@code MigMode}, not a constant. */
 public enum MigMode {
     DISABLED,
@@ -10,7 +12,7 @@ public enum MigMode {
         if (text == null) {
             return null;
         }
-        switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
+        switch (text.trim().toLowerCase(Locale.ROOT)) {
             case "enabled":
                 return ENABLED;
             case "disabled":

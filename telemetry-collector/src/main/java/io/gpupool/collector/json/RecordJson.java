@@ -1,5 +1,6 @@
 package io.gpupool.collector.json;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.time.Instant;
@@ -24,7 +25,7 @@ public final class RecordJson {
     public static String write(final Object value) {
         try {
             return MAPPER.writeValueAsString(plain(value));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write JSON: " + e.getMessage(), e);
         }
     }

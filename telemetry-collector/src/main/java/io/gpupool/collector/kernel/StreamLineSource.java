@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +46,7 @@ public final class StreamLineSource implements LineSource {
      * /proc/uptime) are skipped, so Xids from before the collector started are not reported as new.
      */
     public static StreamLineSource device(final Path path) throws IOException {
-        return new StreamLineSource(java.nio.file.Files.newInputStream(path), null, path.toString(), uptimeMicros());
+        return new StreamLineSource(Files.newInputStream(path), null, path.toString(), uptimeMicros());
     }
 
     /** A stream given by the caller (a test's pipe); kmsg records stamped before {@code skipBeforeMicros} are skipped. */
@@ -98,7 +99,7 @@ public final class StreamLineSource implements LineSource {
 
     static long uptimeMicros() {
         try {
-            final String uptime = java.nio.file.Files.readString(Path.of("/proc/uptime")).trim().split("\\s+")[0];
+            final String uptime = Files.readString(Path.of("/proc/uptime")).trim().split("\\s+")[0];
             return (long) (Double.parseDouble(uptime) * 1_000_000);
         } catch (IOException | RuntimeException e) {
             return 0;

@@ -10,8 +10,11 @@ import io.gpupool.avro.PortState;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToDoubleFunction;
 
@@ -29,7 +32,7 @@ public final class HardwareGauges {
     private final Map<String, String> layerByPort = new ConcurrentHashMap<>();
     private final Map<String, String> poolByNode = new ConcurrentHashMap<>();
     /** Gauge keys each node's last GPU and link samples set: the rest of that node's gauges go NaN. */
-    private final Map<String, java.util.Set<String>> keysByNodeAndKind = new ConcurrentHashMap<>();
+    private final Map<String, Set<String>> keysByNodeAndKind = new ConcurrentHashMap<>();
 
     public HardwareGauges(final MeterRegistry registry) {
         this.registry = registry;
@@ -42,12 +45,12 @@ public final class HardwareGauges {
             modelByUuid.put(g.getUuid(), g.getModel());
         }
         inventory.getHcas().forEach(h -> layerByPort.put(portKey(inventory.getNodeId(), h.getName(), h.getPort()),
-                h.getLinkLayer().name().toLowerCase(java.util.Locale.ROOT)));
+                h.getLinkLayer().name().toLowerCase(Locale.ROOT)));
     }
 
     public void gpus(final GpuSamples samples) {
         final String node = samples.getNodeId();
-        final java.util.Set<String> touched = new java.util.HashSet<>();
+        final Set<String> touched = new HashSet<>();
         for (final GpuSample g : samples.getGpus()) {
             final Tags tags = Tags.of("pool", pool(node), "node", node,
                     "gpu", g.getIndex() == null ? "" : g.getIndex().toString(),
@@ -72,8 +75,8 @@ public final class HardwareGauges {
     }
 
     /** A GPU or port that is gone from a node's samples (fell off the bus, unplugged) shows NaN, not its last value. */
-    private void forgetVanished(final String nodeKind, final String prefix, final java.util.Set<String> touchedTags) {
-        final java.util.Set<String> previous = keysByNodeAndKind.put(nodeKind, touchedTags);
+    private void forgetVanished(final String nodeKind, final String prefix, final Set<String> touchedTags) {
+        final Set<String> previous = keysByNodeAndKind.put(nodeKind, touchedTags);
         if (previous == null) {
             return;
         }
@@ -90,9 +93,9 @@ public final class HardwareGauges {
 
     public void links(final LinkSamples samples) {
         final String node = samples.getNodeId();
-        final java.util.Set<String> touched = new java.util.HashSet<>();
+        final Set<String> touched = new HashSet<>();
         for (final LinkSample p : samples.getPorts()) {
-            final String layer = p.getLinkLayer() != null ? p.getLinkLayer().name().toLowerCase(java.util.Locale.ROOT)
+            final String layer = p.getLinkLayer() != null ? p.getLinkLayer().name().toLowerCase(Locale.ROOT)
                     : layerByPort.getOrDefault(portKey(node, p.getHca(), p.getPort()), "unknown");
             final Tags tags = Tags.of("pool", pool(node), "node", node, "hca", p.getHca(),
                     "port", Integer.toString(p.getPort()), "link_layer", layer);

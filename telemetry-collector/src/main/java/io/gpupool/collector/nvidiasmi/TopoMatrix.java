@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * The connection matrix of {@code nvidia-smi topo -m}, and what a scheduler wants from it: which
@@ -90,7 +91,7 @@ public record TopoMatrix(List<String> devices, Map<String, Map<String, String>> 
     }
 
     private Map<String, String> components(final List<String> members,
-            final java.util.function.Predicate<String> joins, final String prefix) {
+            final Predicate<String> joins, final String prefix) {
         final Map<String, String> group = new LinkedHashMap<>();
         final Set<String> seen = new TreeSet<>();
         for (final String start : members) {

@@ -1,6 +1,7 @@
 package io.gpupool.collector.sim;
 
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.Set;
 
 /**
@@ -17,7 +18,7 @@ public final class BusyGpus {
 
     public void add(final Collection<String> uuids) {
         synchronized (this) {
-            final java.util.HashSet<String> next = new java.util.HashSet<>(busy);
+            final HashSet<String> next = new HashSet<>(busy);
             next.addAll(uuids);
             busy = Set.copyOf(next);
         }
@@ -25,7 +26,7 @@ public final class BusyGpus {
 
     public void remove(final Collection<String> uuids) {
         synchronized (this) {
-            final java.util.HashSet<String> next = new java.util.HashSet<>(busy);
+            final HashSet<String> next = new HashSet<>(busy);
             next.removeAll(uuids);
             busy = Set.copyOf(next);
         }

@@ -1,6 +1,8 @@
 package io.gpupool.collector.sim;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Faults that strike the simulated fleet by seeded chance, for long runs of {@code gpupool up}
@@ -16,7 +18,7 @@ public final class RandomFaults {
     private final long seed;
     private final double probabilityPerNodeTick;
     private final long faultTicks;
-    private final java.util.Map<String, Long> clearAt = new java.util.HashMap<>();
+    private final Map<String, Long> clearAt = new HashMap<>();
 
     public RandomFaults(final long seed, final double probabilityPerNodeTick, final long faultTicks) {
         if (probabilityPerNodeTick < 0 || probabilityPerNodeTick > 1 || faultTicks < 1) {

@@ -1,5 +1,6 @@
 package io.gpupool.collector.sim;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
 
@@ -30,7 +31,7 @@ final class SimulatedNode {
         final String[] uuids = new String[gpus];
         for (int i = 0; i < gpus; i++) {
             // Stable per (seed, node, index): the same fleet spec always names its GPUs alike.
-            uuids[i] = "GPU-" + UUID.nameUUIDFromBytes((seed + "/" + id + "/" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            uuids[i] = "GPU-" + UUID.nameUUIDFromBytes((seed + "/" + id + "/" + i).getBytes(StandardCharsets.UTF_8));
         }
         this.gpuUuids = List.of(uuids);
         final String[] names = new String[hcaCount];

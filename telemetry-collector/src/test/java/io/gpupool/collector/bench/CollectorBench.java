@@ -8,9 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
@@ -48,8 +50,8 @@ public final class CollectorBench {
                             args[1].equals("-") ? null : Path.of(args[1]), seconds, flags, System.err);
             figures.forEach((k, v) -> System.out.println(k + "=" + v));
         } finally {
-            try (java.util.stream.Stream<Path> paths = Files.walk(work)) {
-                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            try (Stream<Path> paths = Files.walk(work)) {
+                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
     }

@@ -1,7 +1,5 @@
 package io.gpupool.collector.live;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gpupool.avro.GpuSample;
 import io.gpupool.avro.LinkSample;
 import io.gpupool.avro.NodeInventory;
@@ -11,9 +9,9 @@ import io.gpupool.collector.fabric.StaticTopologyParser;
 import io.gpupool.collector.kernel.FileTailSource;
 import io.gpupool.collector.kernel.XidMonitor;
 import io.gpupool.collector.metrics.CollectorMetrics;
-import io.gpupool.metrics.MetricsServer;
 import io.gpupool.collector.publish.CollectingSink;
 import io.gpupool.collector.sysfs.InfinibandSysfsReader;
+import io.gpupool.metrics.MetricsServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,11 +22,14 @@ import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The live path end to end on one node, without a GPU: a real child process stands in for
@@ -137,12 +138,12 @@ class LiveCollectorLoopTest {
         }
 
         @Override
-        public java.time.ZoneId getZone() {
+        public ZoneId getZone() {
             return ZoneOffset.UTC;
         }
 
         @Override
-        public Clock withZone(final java.time.ZoneId zone) {
+        public Clock withZone(final ZoneId zone) {
             return this;
         }
 

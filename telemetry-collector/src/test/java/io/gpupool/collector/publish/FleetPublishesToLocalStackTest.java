@@ -1,7 +1,5 @@
 package io.gpupool.collector.publish;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gpupool.avro.GpuSamples;
 import io.gpupool.avro.LinkSamples;
 import io.gpupool.avro.NodeInventory;
@@ -12,6 +10,7 @@ import io.gpupool.collector.sim.SimulatedFleet;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
 import io.gpupool.registry.RegistryClientConfig;
+import io.gpupool.serde.AvroSerdeConfig;
 import io.gpupool.serde.SpecificAvroDeserializer;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,6 +27,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The simulated fleet publishes through the real publisher to the local stack (a real KRaft
@@ -75,7 +76,7 @@ class FleetPublishesToLocalStackTest {
             final int expected) {
         final SpecificAvroDeserializer<T> values = new SpecificAvroDeserializer<>();
         values.configure(Map.of(RegistryClientConfig.URL, stack.requireRegistryUrl(),
-                io.gpupool.serde.AvroSerdeConfig.VALUE_TYPE, type), false);
+                AvroSerdeConfig.VALUE_TYPE, type), false);
         final List<T> out = new ArrayList<>();
         try (KafkaConsumer<String, T> consumer = new KafkaConsumer<>(stack.consumerConfig(stack.uniqueName("reader")),
                 new StringDeserializer(), values)) {

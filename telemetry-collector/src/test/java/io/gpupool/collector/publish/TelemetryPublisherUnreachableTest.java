@@ -1,22 +1,23 @@
 package io.gpupool.collector.publish;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.gpupool.collector.sim.BusyGpus;
 import io.gpupool.collector.sim.FleetFaults;
 import io.gpupool.collector.sim.FleetSpec;
 import io.gpupool.collector.sim.SimulatedFleet;
+import io.gpupool.registry.InMemorySchemaRegistry;
+import io.gpupool.serde.SpecificAvroSerializer;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Properties;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.StringSerializer;
-import io.gpupool.serde.SpecificAvroSerializer;
-import io.gpupool.registry.InMemorySchemaRegistry;
-import org.apache.avro.specific.SpecificRecord;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** A real producer pointed at a port where no broker listens: the buffer holds, then drops the oldest, counted. */
 class TelemetryPublisherUnreachableTest {
@@ -47,7 +48,7 @@ class TelemetryPublisherUnreachableTest {
 
     @Test
     void rejectsAnEmptyBuffer() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new TelemetryPublisher(null, PublisherTopics.defaults(), 0))
+        Assertions.assertThatThrownBy(() -> new TelemetryPublisher(null, PublisherTopics.defaults(), 0))
                 .hasMessageContaining("at least 1");
     }
 }

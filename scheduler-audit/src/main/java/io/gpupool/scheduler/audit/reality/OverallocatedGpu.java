@@ -1,6 +1,7 @@
 package io.gpupool.scheduler.audit.reality;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
@@ -16,7 +17,7 @@ public record OverallocatedGpu(String gpu, String nodeId, int worstMilli, long w
     }
 
     public String describe() {
-        return String.format(java.util.Locale.ROOT, "overallocated GPU %s on node %s: %d milli-GPU running at %s,"
+        return String.format(Locale.ROOT, "overallocated GPU %s on node %s: %d milli-GPU running at %s,"
                         + " %.3f GPU-seconds over; %s", gpu, nodeId, worstMilli, Moments.at(worstAtMs), overGpuSeconds,
                 parts.stream().map(RunningShare::describe).collect(Collectors.joining("; ")));
     }

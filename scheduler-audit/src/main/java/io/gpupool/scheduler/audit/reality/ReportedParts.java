@@ -1,6 +1,7 @@
 package io.gpupool.scheduler.audit.reality;
 
 import io.gpupool.avro.JobEvent;
+import io.gpupool.avro.JobEventType;
 import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.NodeCommandType;
 import java.util.ArrayList;
@@ -73,7 +74,7 @@ final class ReportedParts {
                     if (h == null) {
                         uncommanded(e, r, placement, node, commanded, "reported " + e.getType() + ", but "
                                 + whyUncommanded(e, placement, node));
-                    } else if (e.getType() == io.gpupool.avro.JobEventType.STARTED) {
+                    } else if (e.getType() == JobEventType.STARTED) {
                         h.started(fact);
                     } else {
                         h.ended(fact);

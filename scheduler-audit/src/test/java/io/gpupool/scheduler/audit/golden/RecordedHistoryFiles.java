@@ -4,8 +4,8 @@ import io.gpupool.avro.JobEvent;
 import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.PlacementDecision;
-import io.gpupool.scheduler.journal.JournalRecord;
 import io.gpupool.scheduler.audit.reality.ReportedEvent;
+import io.gpupool.scheduler.journal.JournalRecord;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.ByteArrayOutputStream;
@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import org.apache.avro.Schema;
@@ -79,7 +80,7 @@ public final class RecordedHistoryFiles {
     }
 
     private static <T> void lines(final Path dir, final String name, final List<T> records,
-                                  final java.util.function.Function<T, String> line) throws IOException {
+                                  final Function<T, String> line) throws IOException {
         try (BufferedWriter w = new BufferedWriter(new OutputStreamWriter(new GZIPOutputStream(
                 Files.newOutputStream(dir.resolve(name + ".jsonl.gz"))), StandardCharsets.UTF_8))) {
             for (final T r : records) {

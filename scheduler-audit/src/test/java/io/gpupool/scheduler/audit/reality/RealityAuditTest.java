@@ -1,5 +1,18 @@
 package io.gpupool.scheduler.audit.reality;
 
+import io.gpupool.avro.GpuAssignment;
+import io.gpupool.avro.JobEvent;
+import io.gpupool.avro.NodeCommand;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
 import static io.gpupool.avro.JobEventType.COMPLETED;
 import static io.gpupool.avro.JobEventType.EVICTED;
 import static io.gpupool.avro.JobEventType.RELEASED;
@@ -9,17 +22,6 @@ import static io.gpupool.avro.NodeCommandType.RELEASE;
 import static io.gpupool.scheduler.audit.reality.SinkScript.at;
 import static io.gpupool.scheduler.audit.reality.SinkScript.gpu;
 import static org.assertj.core.api.Assertions.assertThat;
-
-import io.gpupool.avro.JobEvent;
-import io.gpupool.avro.NodeCommand;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import java.util.Random;
-import org.junit.jupiter.api.Test;
 
 /** The reality check on hand-built sink histories: each finding, and the histories that must not give one. */
 class RealityAuditTest {
@@ -186,7 +188,7 @@ class RealityAuditTest {
                 + " reported STARTED, but no ALLOCATE of this placement was sent to this node");
         s.event(STARTED, a, "d1", "n2", 6); // the placement, on a node it was never given
         final JobEvent unknown = JobEvent.newBuilder().setJobId("j9").setEventId("x").setType(STARTED)
-                .setCommandId("never-sent/n1").setOccurredAt(java.time.Instant.ofEpochMilli(at(7))).build();
+                .setCommandId("never-sent/n1").setOccurredAt(Instant.ofEpochMilli(at(7))).build();
         s.report(unknown);
         final RealityReport more = check(s);
         assertThat(more.orphanParts()).isEqualTo(3);
@@ -274,9 +276,9 @@ class RealityAuditTest {
     @Test
     void aGpuWithoutUuidIsItsNodeAndIndex() {
         final SinkScript s = new SinkScript();
-        final NodeCommand a = s.allocate("j1", "d1", "n1", 0, new io.gpupool.avro.GpuAssignment("", 3, 1000));
-        final NodeCommand b = s.allocate("j2", "d2", "n1", 0, new io.gpupool.avro.GpuAssignment("", 3, 1000));
-        final NodeCommand c = s.allocate("j3", "d3", "n2", 0, new io.gpupool.avro.GpuAssignment("", 3, 1000));
+        final NodeCommand a = s.allocate("j1", "d1", "n1", 0, new GpuAssignment("", 3, 1000));
+        final NodeCommand b = s.allocate("j2", "d2", "n1", 0, new GpuAssignment("", 3, 1000));
+        final NodeCommand c = s.allocate("j3", "d3", "n2", 0, new GpuAssignment("", 3, 1000));
         s.applied(a, 1).applied(b, 1).applied(c, 1).part(STARTED, a, 2).part(STARTED, b, 2).part(STARTED, c, 2)
                 .part(COMPLETED, a, 9).part(COMPLETED, b, 9).part(COMPLETED, c, 9);
         final RealityReport r = check(s);

@@ -1,7 +1,7 @@
 package io.gpupool.scheduler.core;
 
 /** What a node must do. */
-public enum CommandKind {
+public enum InstructionKind {
     /** Reserve the GPUs/CPU/memory and start the job's part on this node. */
     ALLOCATE,
     /** The job finished here; free its allocation. */

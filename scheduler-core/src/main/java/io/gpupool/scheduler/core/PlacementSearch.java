@@ -2,6 +2,7 @@ package io.gpupool.scheduler.core;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Comparator;
 import java.util.List;
 
@@ -9,14 +10,14 @@ import java.util.List;
  * Finds where a job fits now: filter (health, model, capacity, CPU/memory, network, link state)
  * through the capacity index, then rank by the scoring policy. Reads the pool state, never changes it.
  */
-final class Placer {
+final class PlacementSearch {
     private final PoolState st;
     private final EngineConfig cfg;
     private final ModelStats stats;
     private final int[] freeBefore = new int[NodeSpec.MAX_GPUS_PER_NODE];
     private final int[] freeAfter = new int[NodeSpec.MAX_GPUS_PER_NODE];
 
-    Placer(final PoolState st, final EngineConfig cfg, final ModelStats stats) {
+    PlacementSearch(final PoolState st, final EngineConfig cfg, final ModelStats stats) {
         this.st = st;
         this.cfg = cfg;
         this.stats = stats;
@@ -58,7 +59,7 @@ final class Placer {
         if (job.nodes() == 1) {
             return single(job, models, job.gpusPerNode());
         }
-        for (final TopologyScope scope : scopes(job)) {
+        for (final GangScope scope : scopes(job)) {
             final Candidate c = gang(job, models, scope);
             if (c != null) {
                 return c;
@@ -67,13 +68,13 @@ final class Placer {
         return null;
     }
 
-    static List<TopologyScope> scopes(final JobSpec job) {
-        final TopologyScope first = job.topology() == TopologyScope.NODE ? TopologyScope.LEAF : job.topology();
+    static List<GangScope> scopes(final JobSpec job) {
+        final GangScope first = job.topology() == GangScope.NODE ? GangScope.LEAF : job.topology();
         if (job.topologyRequired()) {
             return List.of(first);
         }
-        final List<TopologyScope> s = new ArrayList<>(3);
-        for (final TopologyScope t : List.of(TopologyScope.LEAF, TopologyScope.SPINE, TopologyScope.POOL)) {
+        final List<GangScope> s = new ArrayList<>(3);
+        for (final GangScope t : List.of(GangScope.LEAF, GangScope.SPINE, GangScope.POOL)) {
             if (t.compareTo(first) >= 0) {
                 s.add(t);
             }
@@ -146,7 +147,7 @@ final class Placer {
                 }
             }
         }
-        return best == null ? null : wholeOn(bestModel, best, k, 0, TopologyScope.NODE);
+        return best == null ? null : wholeOn(bestModel, best, k, 0, GangScope.NODE);
     }
 
     private Candidate singleFirstFit(final JobSpec job, final int[] models, final int k) {
@@ -169,7 +170,7 @@ final class Placer {
                     }
                     final NodeState n = st.node(g.members[p]);
                     if (fits(n, job, false)) {
-                        return wholeOn(m, n, k, 0, TopologyScope.NODE);
+                        return wholeOn(m, n, k, 0, GangScope.NODE);
                     }
                     from = p + 1;
                 }
@@ -192,7 +193,7 @@ final class Placer {
                     for (int p = CapacityIndex.next(bits, 0); p >= 0; p = CapacityIndex.next(bits, p + 1)) {
                         final NodeState n = st.node(g.members[p]);
                         if (fits(n, job, false)) {
-                            return wholeOn(m, n, k, b - k, TopologyScope.NODE);
+                            return wholeOn(m, n, k, b - k, GangScope.NODE);
                         }
                     }
                 }
@@ -239,7 +240,7 @@ final class Placer {
                 }
             }
         }
-        return best == null ? null : wholeOn(bestModel, best, k, bestScore, TopologyScope.NODE);
+        return best == null ? null : wholeOn(bestModel, best, k, bestScore, GangScope.NODE);
     }
 
     /**
@@ -296,10 +297,10 @@ final class Placer {
             }
         }
         return best == null ? null
-                : new Candidate(bestModel, new int[] {best.slot}, new int[][] {bestGpus}, 1000, bestDelta, TopologyScope.NODE);
+                : new Candidate(bestModel, new int[] {best.slot}, new int[][] {bestGpus}, 1000, bestDelta, GangScope.NODE);
     }
 
-    private Candidate wholeOn(final int m, final NodeState n, final int k, final double score, final TopologyScope s) {
+    private Candidate wholeOn(final int m, final NodeState n, final int k, final double score, final GangScope s) {
         return new Candidate(m, new int[] {n.slot}, new int[][] {chooseWhole(n, k)}, 1000, score, s);
     }
 
@@ -313,7 +314,7 @@ final class Placer {
         long bestKey = Long.MAX_VALUE;
         long bestTie = Long.MAX_VALUE;
         for (final int m : models) {
-            final java.util.BitSet room = st.sharedRoom(m);
+            final BitSet room = st.sharedRoom(m);
             for (int s = room.nextSetBit(0); s >= 0; s = room.nextSetBit(s + 1)) {
                 final NodeState n = st.node(s);
                 if (!fits(n, job, false)) {
@@ -368,7 +369,7 @@ final class Placer {
             }
         }
         return best == null ? null : new Candidate(bestModel, new int[] {best.slot}, new int[][] {{bestGpu}},
-                milli, bestKey, TopologyScope.NODE);
+                milli, bestKey, GangScope.NODE);
     }
 
     /**
@@ -421,13 +422,13 @@ final class Placer {
 
     // ---- gangs of nodes ----
 
-    private Candidate gang(final JobSpec job, final int[] models, final TopologyScope scope) {
+    private Candidate gang(final JobSpec job, final int[] models, final GangScope scope) {
         Candidate best = null;
         for (final int m : models) {
             final Candidate c = switch (scope) {
                 case NODE, LEAF -> gangOnLeaf(job, m);
                 case SPINE -> gangOnSpine(job, m);
-                case POOL -> pick(job, m, byEligibleDesc(st.index.groupsOf(m), job.gpusPerNode()), TopologyScope.POOL);
+                case POOL -> pick(job, m, byEligibleDesc(st.index.groupsOf(m), job.gpusPerNode()), GangScope.POOL);
             };
             if (c != null && (best == null || c.score < best.score)) {
                 best = c;
@@ -451,7 +452,7 @@ final class Placer {
             return null;
         }
         // the best leaf nearly always holds the gang; CPU, memory or network can still refuse it
-        final Candidate first = pick(job, m, List.of(groups.get(best)), TopologyScope.LEAF);
+        final Candidate first = pick(job, m, List.of(groups.get(best)), GangScope.LEAF);
         if (first != null) {
             return first;
         }
@@ -463,7 +464,7 @@ final class Placer {
         }
         order.sort((a, b) -> leafBefore(groups, eligible, a, b) ? -1 : leafBefore(groups, eligible, b, a) ? 1 : 0);
         for (final int i : order) {
-            final Candidate c = pick(job, m, List.of(groups.get(i)), TopologyScope.LEAF);
+            final Candidate c = pick(job, m, List.of(groups.get(i)), GangScope.LEAF);
             if (c != null) {
                 return c;
             }
@@ -512,7 +513,7 @@ final class Placer {
                     gs.add(g);
                 }
             }
-            final Candidate c = pick(job, m, byEligibleDesc(gs, k), TopologyScope.SPINE);
+            final Candidate c = pick(job, m, byEligibleDesc(gs, k), GangScope.SPINE);
             if (c != null) {
                 return c;
             }
@@ -529,7 +530,7 @@ final class Placer {
 
     /** Picks the gang's nodes from the given leaves (in that order); null when they cannot hold it. */
     private Candidate pick(final JobSpec job, final int m, final List<CapacityIndex.Group> groups,
-                           final TopologyScope scope) {
+                           final GangScope scope) {
         final int k = job.gpusPerNode();
         final int want = job.nodes();
         final int[] slots = new int[want];

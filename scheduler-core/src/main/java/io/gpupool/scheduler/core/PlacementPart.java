@@ -9,9 +9,9 @@ import java.util.Objects;
  * @param gpus      GPU indices on the node
  * @param gpuMilli  per GPU: 1000 for whole GPUs, less for a share
  */
-public record NodeAssignment(String nodeId, List<Integer> gpus, int gpuMilli, long gpuMemoryMib,
+public record PlacementPart(String nodeId, List<Integer> gpus, int gpuMilli, long gpuMemoryMib,
                              long cpuMilli, long memoryMib) {
-    public NodeAssignment {
+    public PlacementPart {
         Objects.requireNonNull(nodeId, "nodeId");
         gpus = List.copyOf(gpus);
     }

@@ -1,7 +1,7 @@
 package io.gpupool.scheduler.core;
 
 /** How close together the nodes of a gang must (or should) be in the fabric tree. */
-public enum TopologyScope {
+public enum GangScope {
     /** All GPUs on one node. */
     NODE,
     /** All nodes under one leaf switch. */

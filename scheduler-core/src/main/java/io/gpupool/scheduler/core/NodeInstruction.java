@@ -9,9 +9,9 @@ import java.util.Objects;
  *                    and EVICT the placement they end. The sink's job events carry it back, and the
  *                    engine applies an event only to the placement it names.
  */
-public record NodeCommand(String nodeId, CommandKind kind, String jobId, String decisionId, String placementId,
-                          NodeAssignment assignment) {
-    public NodeCommand {
+public record NodeInstruction(String nodeId, InstructionKind kind, String jobId, String decisionId, String placementId,
+                          PlacementPart assignment) {
+    public NodeInstruction {
         Objects.requireNonNull(placementId, "placementId");
         Objects.requireNonNull(nodeId, "nodeId");
         Objects.requireNonNull(kind, "kind");
