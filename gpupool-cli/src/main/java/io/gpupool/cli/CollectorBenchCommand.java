@@ -1,7 +1,7 @@
 package io.gpupool.cli;
 
 import io.gpupool.cli.config.DataDirOption;
-import io.gpupool.collector.bench.CollectorBenchmarks;
+import io.gpupool.bench.collector.CollectorBenchmarks;
 import io.gpupool.localstack.LocalStack;
 import io.gpupool.localstack.StackHandle;
 import io.gpupool.localstack.topics.TopicSetup;

@@ -6,7 +6,7 @@ import io.gpupool.avro.GpuSamples;
 import io.gpupool.avro.LinkSamples;
 import io.gpupool.avro.NodeInventory;
 import io.gpupool.collector.TestFiles;
-import io.gpupool.collector.bench.FakeNvidiaSmi;
+import io.gpupool.collector.fake.FakeNvidiaSmi;
 import io.gpupool.collector.publish.PublisherTopics;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;

@@ -4,7 +4,7 @@ import io.gpupool.avro.GpuSample;
 import io.gpupool.avro.LinkSample;
 import io.gpupool.avro.NodeInventory;
 import io.gpupool.collector.TestFiles;
-import io.gpupool.collector.bench.FakeNvidiaSmi;
+import io.gpupool.collector.fake.FakeNvidiaSmi;
 import io.gpupool.collector.fabric.StaticTopologyParser;
 import io.gpupool.collector.kernel.FileTailSource;
 import io.gpupool.collector.kernel.XidMonitor;

@@ -1,4 +1,4 @@
-package io.gpupool.collector.bench;
+package io.gpupool.collector.fake;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.gpupool.collector.bench;
+package io.gpupool.bench.collector;
 
 import io.gpupool.localstack.LocalStack;
 import io.gpupool.localstack.LocalStackSettings;

@@ -1,4 +1,4 @@
-package io.gpupool.sink.bench;
+package io.gpupool.bench.sink;
 
 import io.gpupool.avro.ExecSpec;
 import io.gpupool.avro.GpuAssignment;
@@ -44,7 +44,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * name=value lines once every job's COMPLETED event is out. Each command costs a ledger append
  * with fsync, four events and an offset commit per poll.
  *
- * <pre>java -cp ... io.gpupool.sink.bench.SinkBench BOOTSTRAP REGISTRY_URL STATE_DIR [COMMANDS] [NODES] [simulated|exec]</pre>
+ * <pre>java -cp ... io.gpupool.bench.sink.SinkBench BOOTSTRAP REGISTRY_URL STATE_DIR [COMMANDS] [NODES] [simulated|exec]</pre>
  * With {@code exec} each job is a real {@code /bin/true} process, so the figure is process launches.
  */
 public final class SinkBench {

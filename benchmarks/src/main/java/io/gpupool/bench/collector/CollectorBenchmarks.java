@@ -1,4 +1,7 @@
-package io.gpupool.collector.bench;
+package io.gpupool.bench.collector;
+
+import io.gpupool.collector.fake.FakeNvidiaSmi;
+import io.gpupool.collector.fake.FakeSysfs;
 
 import java.io.BufferedReader;
 import java.io.IOException;
