@@ -5,15 +5,55 @@ import java.util.Objects;
 /**
  * Everything the engine reacts to. Each input carries its stream-time timestamp in ms (the
  * journal entry's timestamp); the engine never reads a clock.
+ *
+ * <p>{@link #accept} hands an input to the {@link Visitor} method for its kind. Every record must
+ * implement it and every visitor must implement a method for every record, so the compiler checks
+ * that a handler of inputs handles all of them (Java 17 has no pattern-matching switch without
+ * preview features; this is the exhaustive dispatch it does check).
  */
 public sealed interface EngineInput {
 
     long timestampMs();
 
+    /** Calls the visitor's method for this kind of input and returns what it returns. */
+    <R> R accept(Visitor<R> visitor);
+
+    /** One method per kind of input: what a handler of every input implements. */
+    interface Visitor<R> {
+        R visit(NodeUpsert input);
+
+        R visit(NodeRemoval input);
+
+        R visit(GpuHealthFact input);
+
+        R visit(GpuUtilisationFact input);
+
+        R visit(NodeHeartbeat input);
+
+        R visit(LinkFact input);
+
+        R visit(NodeUplinkFact input);
+
+        R visit(LeafUplinkFact input);
+
+        R visit(SubmitJob input);
+
+        R visit(CancelJob input);
+
+        R visit(JobReport input);
+
+        R visit(ClockTick input);
+    }
+
     /** A node appeared or its inventory changed. */
     record NodeUpsert(long timestampMs, NodeSpec node) implements EngineInput {
         public NodeUpsert {
             Objects.requireNonNull(node, "node");
+        }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
         }
     }
 
@@ -21,6 +61,11 @@ public sealed interface EngineInput {
     record NodeRemoval(long timestampMs, String nodeId) implements EngineInput {
         public NodeRemoval {
             Objects.requireNonNull(nodeId, "nodeId");
+        }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
         }
     }
 
@@ -42,6 +87,11 @@ public sealed interface EngineInput {
         public static GpuHealthFact healthy(final long ts, final String nodeId, final int gpu) {
             return new GpuHealthFact(ts, nodeId, gpu, 0, false, false, false, -1);
         }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
+        }
     }
 
     /** The GPU's utilisation band moved (0-100 %). */
@@ -49,12 +99,22 @@ public sealed interface EngineInput {
         public GpuUtilisationFact {
             Objects.requireNonNull(nodeId, "nodeId");
         }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
+        }
     }
 
     /** The node's collector is alive (telemetry arrived); keeps its GPUs from going stale. */
     record NodeHeartbeat(long timestampMs, String nodeId) implements EngineInput {
         public NodeHeartbeat {
             Objects.requireNonNull(nodeId, "nodeId");
+        }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
         }
     }
 
@@ -65,9 +125,13 @@ public sealed interface EngineInput {
             Objects.requireNonNull(nodeId, "nodeId");
             Objects.requireNonNull(port, "port");
         }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
+        }
     }
 
-    /** Whether a leaf switch's uplinks are congested (multi-node jobs prefer other leaves). */
     /**
      * A node's uplink utilisation (its busiest fabric port toward the leaf, percent; -1 = no longer
      * known). The engine averages its leaf's nodes: the leaf is congested when the mean reaches
@@ -80,6 +144,11 @@ public sealed interface EngineInput {
                 throw new IllegalArgumentException("uplink utilisation must be 0-100 percent or -1 (unknown), got " + uplinkPct);
             }
         }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
+        }
     }
 
     /** A leaf's congestion judged outside the engine (journals of schedulers that judged it in stage 1). */
@@ -87,11 +156,21 @@ public sealed interface EngineInput {
         public LeafUplinkFact {
             Objects.requireNonNull(leaf, "leaf");
         }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
+        }
     }
 
     record SubmitJob(long timestampMs, JobSpec job) implements EngineInput {
         public SubmitJob {
             Objects.requireNonNull(job, "job");
+        }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
         }
     }
 
@@ -99,6 +178,11 @@ public sealed interface EngineInput {
         public CancelJob {
             Objects.requireNonNull(jobId, "jobId");
             reason = reason == null ? "" : reason;
+        }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
         }
     }
 
@@ -118,10 +202,19 @@ public sealed interface EngineInput {
             nodeId = nodeId == null ? "" : nodeId;
             detail = detail == null ? "" : detail;
         }
+
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
+        }
     }
 
     /** Stream time moved on: stale telemetry and deadlines are checked. */
     record ClockTick(long timestampMs) implements EngineInput {
+        @Override
+        public <R> R accept(final Visitor<R> visitor) {
+            return visitor.visit(this);
+        }
     }
 
     enum JobEventKind {

@@ -312,8 +312,7 @@ final class QueuePass {
             j.deadlineMissReported = true;
             if (j.spec.rejectIfLate()) {
                 st.queue.remove(j);
-                engine.finish(j, JobState.REJECTED);
-                engine.decide(j.id(), DecisionKind.REJECTED, List.of(), 0, late, "", j);
+                engine.reject(j, late);
             } else {
                 engine.decide(j.id(), DecisionKind.QUEUED, List.of(), 0, late, "", j);
             }
