@@ -9,7 +9,7 @@ import java.util.OptionalLong;
  * decisions. {@link #apply} is the one entry point; the same inputs in the same order always give
  * the same decisions (and the same {@link #snapshot()} bytes).
  *
- * <p>A facade over the engine's rules, one class a concern: {@link NodeInventory} (nodes come and
+ * <p>A facade over the engine's rules, one class a concern: {@link PoolMembership} (nodes come and
  * go), {@link HealthRules} (GPU health, telemetry, links, leaf uplinks), {@link JobLifecycle} (submit,
  * cancel, the node side's reports, eviction), {@link Allocation} (what placements take from their
  * nodes), {@link QueuePass} (placing waiting jobs) and {@link PoolViews} (read-only views);
@@ -32,7 +32,7 @@ public final class PoolEngine {
     private final Allocation allocation;
     private final JobLifecycle jobs;
     private final HealthRules health;
-    private final NodeInventory inventory;
+    private final PoolMembership membership;
     private final PoolViews views;
     private final Dispatch dispatch = new Dispatch();
     /** Size of the last snapshot written: a capacity hint for the next one (not state). */
@@ -49,7 +49,7 @@ public final class PoolEngine {
         this.jobs = new JobLifecycle(st, config, out, allocation, new Validator(st, stats, placer), placer,
                 explainer, pass);
         this.health = new HealthRules(st, config, allocation, jobs);
-        this.inventory = new NodeInventory(st, config, stats, jobs);
+        this.membership = new PoolMembership(st, config, stats, jobs);
         this.views = new PoolViews(st, config, pass, explainer);
     }
 
@@ -86,13 +86,13 @@ public final class PoolEngine {
         @Override
         public Boolean visit(final EngineInput.NodeUpsert u) {
             capacityMayBeLost();
-            return inventory.upsert(u.node());
+            return membership.upsert(u.node());
         }
 
         @Override
         public Boolean visit(final EngineInput.NodeRemoval r) {
             capacityMayBeLost();
-            return inventory.remove(r.nodeId());
+            return membership.remove(r.nodeId());
         }
 
         @Override

@@ -6,13 +6,13 @@ import java.util.ArrayList;
  * The pool's nodes as the inventory describes them: a node appears, changes its description, or
  * leaves (its jobs are evicted). A node whose GPUs stay the same keeps its allocations and health.
  */
-final class NodeInventory {
+final class PoolMembership {
     private final PoolState st;
     private final EngineConfig cfg;
     private final ModelStats stats;
     private final JobLifecycle jobs;
 
-    NodeInventory(final PoolState st, final EngineConfig cfg, final ModelStats stats, final JobLifecycle jobs) {
+    PoolMembership(final PoolState st, final EngineConfig cfg, final ModelStats stats, final JobLifecycle jobs) {
         this.st = st;
         this.cfg = cfg;
         this.stats = stats;
