@@ -1,6 +1,7 @@
 package io.gpupool.scheduler.audit;
 
 import io.gpupool.avro.DecisionOutcome;
+import io.gpupool.avro.GpuCondition;
 import io.gpupool.avro.GpuHealth;
 import io.gpupool.avro.GpuHealthChange;
 import io.gpupool.avro.GpuInfo;
@@ -44,6 +45,9 @@ import java.util.Random;
 public final class SyntheticHistory {
     static final String MODEL = "NVIDIA H100 80GB HBM3";
     private static final long STEP_MS = 10;
+    /** The bands a utilisation move goes to (all but UNKNOWN). */
+    private static final List<UtilisationBand> BANDS = List.of(UtilisationBand.IDLE, UtilisationBand.LOW,
+            UtilisationBand.MEDIUM, UtilisationBand.HIGH);
 
     /** A journal (one partition, offsets from 0) and the decisions and node commands it caused, in order. */
     public record Recording(List<JournalRecord> journal, List<PlacementDecision> decisions, List<NodeCommand> commands) {
@@ -100,11 +104,11 @@ public final class SyntheticHistory {
                     payload = health(heal[0], Integer.parseInt(heal[1]), true);
                 } else if (kind < 7_000) {
                     key = node;
-                    payload = new UtilisationBandChange(node, uuid(node, gpu),
-                            UtilisationBand.values()[1 + rnd.nextInt(UtilisationBand.values().length - 1)], null, null);
+                    payload = UtilisationBandChange.newBuilder().setNodeId(node).setGpuUuid(uuid(node, gpu)).setGpuIndex(gpu)
+                            .setBand(BANDS.get(rnd.nextInt(BANDS.size()))).build();
                 } else if (kind < 9_000) {
                     key = node;
-                    payload = Tick.newBuilder().setReason("heartbeat").build();
+                    payload = Tick.newBuilder().setReason("heartbeat").setNodeId(node).build();
                 } else if (kind < 9_900) {
                     payload = Tick.newBuilder().setReason("clock").build();
                 } else if (kind < 9_902) {
@@ -163,6 +167,7 @@ public final class SyntheticHistory {
     private static GpuHealthChange health(final String node, final int gpu, final boolean healthy) {
         return GpuHealthChange.newBuilder().setNodeId(node).setGpuUuid(uuid(node, gpu)).setGpuIndex(gpu)
                 .setHealth(healthy ? GpuHealth.HEALTHY : GpuHealth.UNHEALTHY).setReasonCode(healthy ? null : "XID")
+                .setConditions(healthy ? List.of() : List.of(GpuCondition.XID))
                 .setXidCodes(healthy ? List.of() : List.of(79)).setEvidence(healthy ? null : "Xid 79").build();
     }
 

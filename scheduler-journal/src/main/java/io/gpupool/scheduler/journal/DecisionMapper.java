@@ -69,7 +69,7 @@ final class DecisionMapper {
                 .setDecisionId(d.decisionId())
                 .setJobId(d.jobId())
                 .setPool(pool)
-                .setOutcome(DecisionOutcome.valueOf(d.kind().name()))
+                .setOutcome(outcome(d.kind()))
                 .setReasonCode(d.reason().code().name())
                 .setMessage(d.reason().message())
                 .setEvidence(evidence)
@@ -126,7 +126,7 @@ final class DecisionMapper {
                 .setCommandId(c.decisionId() + "/" + c.nodeId())
                 .setDecisionId(c.decisionId())
                 .setPlacementId(c.placementId())
-                .setType(NodeCommandType.valueOf(c.kind().name()))
+                .setType(type(c.kind()))
                 .setNodeId(c.nodeId())
                 .setJobId(c.jobId())
                 .setJobName(job == null ? null : job.request().getName())
@@ -146,6 +146,26 @@ final class DecisionMapper {
                         : d.reason().message())
                 .setCause(copy(cause))
                 .build();
+    }
+
+    // Spelled out, not mapped by name: a renamed or added constant on either side is a compile error here.
+    private static DecisionOutcome outcome(final DecisionKind kind) {
+        return switch (kind) {
+            case PLACED -> DecisionOutcome.PLACED;
+            case QUEUED -> DecisionOutcome.QUEUED;
+            case REJECTED -> DecisionOutcome.REJECTED;
+            case EVICTED -> DecisionOutcome.EVICTED;
+            case CANCELLED -> DecisionOutcome.CANCELLED;
+            case RELEASED -> DecisionOutcome.RELEASED;
+        };
+    }
+
+    private static NodeCommandType type(final InstructionKind kind) {
+        return switch (kind) {
+            case ALLOCATE -> NodeCommandType.ALLOCATE;
+            case RELEASE -> NodeCommandType.RELEASE;
+            case EVICT -> NodeCommandType.EVICT;
+        };
     }
 
     static PlacementDecision rejection(final String pool, final String jobId, final String code, final String message,

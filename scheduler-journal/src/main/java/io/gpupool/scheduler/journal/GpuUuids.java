@@ -42,6 +42,12 @@ final class GpuUuids {
         return info == null ? -1 : info.uuids().indexOf(uuid);
     }
 
+    /** {@code gpu} when the engine knows that GPU of the node, else -1. */
+    int known(final PoolEngine engine, final String nodeId, final int gpu) {
+        final NodeInfo info = of(engine, nodeId);
+        return info != null && gpu >= 0 && gpu < info.uuids().size() ? gpu : -1;
+    }
+
     void forget(final String nodeId) {
         byNode.remove(nodeId);
     }

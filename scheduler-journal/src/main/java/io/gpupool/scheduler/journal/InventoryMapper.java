@@ -50,12 +50,17 @@ public final class InventoryMapper {
                 default -> null; // a port whose link layer is unknown offers no RDMA fabric the engine can promise
             };
             if (layer != null) {
-                hcas.add(new HcaSpec(h.getName() + ":" + h.getPort(), layer, rail(h.getRail())));
+                hcas.add(new HcaSpec(portName(h.getName(), h.getPort()), layer, rail(h.getRail())));
             }
         }
         final long cpu = inv.getCpuMilli() == null ? 0 : inv.getCpuMilli();
         final long mem = inv.getMemoryMiB() == null ? 0 : inv.getMemoryMiB();
         return new NodeSpec(inv.getNodeId(), inv.getLeaf(), inv.getSpine(), cpu, mem, gpus, hcas);
+    }
+
+    /** The engine's name of an HCA port ("mlx5_0:1"), as link facts must name it too. */
+    static String portName(final String hca, final int port) {
+        return hca + ":" + port;
     }
 
     private static int number(final Map<String, Integer> names, final String name) {

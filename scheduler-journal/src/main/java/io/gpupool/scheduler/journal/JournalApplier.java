@@ -2,6 +2,7 @@ package io.gpupool.scheduler.journal;
 
 import io.gpupool.avro.CongestionChange;
 import io.gpupool.avro.CongestionLevel;
+import io.gpupool.avro.GpuCondition;
 import io.gpupool.avro.GpuHealth;
 import io.gpupool.avro.GpuHealthChange;
 import io.gpupool.avro.InventoryChange;
@@ -16,6 +17,7 @@ import io.gpupool.avro.LinkHealth;
 import io.gpupool.avro.LinkStateChange;
 import io.gpupool.avro.Tick;
 import io.gpupool.avro.UplinkChange;
+import io.gpupool.avro.UtilisationBand;
 import io.gpupool.avro.UtilisationBandChange;
 import io.gpupool.scheduler.core.EngineInput;
 import io.gpupool.scheduler.core.EngineOutput;
@@ -24,8 +26,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Applies one journal entry to its pool's engine and returns the wire records it caused. The one
@@ -34,9 +34,8 @@ import java.util.regex.Pattern;
  * submit under a used id, zero GPUs) are decided here, from the journal alone.
  */
 public final class JournalApplier {
-    /** Tick reason for a node's liveness: the engine treats such a tick as that node's heartbeat. */
+    /** Tick reason of a node's heartbeat, for humans (the tick's nodeId makes it one; see LegacyJournalFacts). */
     public static final String HEARTBEAT = "heartbeat";
-    private static final Pattern TEMPERATURE = Pattern.compile("temperature (-?\\d+) C");
 
     private final JobBook book;
     private final Map<String, GpuUuids> uuidsByPool = new HashMap<>();
@@ -156,7 +155,8 @@ public final class JournalApplier {
             return new EngineInput.NodeUpsert(ts, InventoryMapper.toNodeSpec(inv.getInventory()));
         }
         if (payload instanceof GpuHealthChange h) {
-            final int gpu = h.getGpuIndex() != null ? h.getGpuIndex() : uuids.index(engine, h.getNodeId(), h.getGpuUuid());
+            final int gpu = h.getGpuIndex() != null ? h.getGpuIndex()
+                    : LegacyJournalFacts.gpuIndex(engine, uuids, h.getNodeId(), h.getGpuUuid());
             if (gpu < 0) {
                 return null;
             }
@@ -166,28 +166,20 @@ public final class JournalApplier {
             if (h.getHealth() != GpuHealth.UNHEALTHY) {
                 return new EngineInput.NodeHeartbeat(ts, h.getNodeId()); // STALE/UNKNOWN: the engine times out on its own
             }
-            final String rc = h.getReasonCode() == null ? "" : h.getReasonCode();
-            final List<String> codes = rc.isEmpty() ? List.of() : List.of(rc.split("\\+"));
-            final int xid = codes.contains("XID") ? firstCritical(engine, h.getXidCodes()) : 0;
-            int temperature = -1;
-            if (codes.contains("OVERHEAT")) {
-                final Matcher m = TEMPERATURE.matcher(h.getEvidence() == null ? "" : h.getEvidence());
-                temperature = m.find() ? Integer.parseInt(m.group(1)) : engine.config().temperatureThresholdC() + 1;
-            }
-            return new EngineInput.GpuHealthFact(ts, h.getNodeId(), gpu, xid, codes.contains("ECC_UNCORRECTABLE"),
-                    codes.contains("ROW_REMAP_FAILURE"), codes.contains("ROW_REMAP_PENDING"), temperature);
+            return unhealthy(engine, h, gpu, ts);
         }
         if (payload instanceof UtilisationBandChange u) {
-            final int gpu = uuids.index(engine, u.getNodeId(), u.getGpuUuid());
+            // the engine must know the GPU: a fact about one it does not know changes nothing, not even its clock
+            final int gpu = u.getGpuIndex() != null ? uuids.known(engine, u.getNodeId(), u.getGpuIndex())
+                    : LegacyJournalFacts.gpuIndex(engine, uuids, u.getNodeId(), u.getGpuUuid());
             if (gpu < 0) {
                 return null;
             }
-            final double pct = u.getUtilizationGpuPct() != null ? u.getUtilizationGpuPct()
-                    : new double[] {0, 0, 15, 50, 90}[u.getBand().ordinal()];
+            final double pct = u.getUtilizationGpuPct() != null ? u.getUtilizationGpuPct() : typicalPct(u.getBand());
             return new EngineInput.GpuUtilisationFact(ts, u.getNodeId(), gpu, (int) Math.round(pct));
         }
         if (payload instanceof LinkStateChange l) {
-            return new EngineInput.LinkFact(ts, l.getNodeId(), l.getHca() + ":" + l.getPort(),
+            return new EngineInput.LinkFact(ts, l.getNodeId(), InventoryMapper.portName(l.getHca(), l.getPort()),
                     l.getHealth() != LinkHealth.DOWN, l.getHealth() == LinkHealth.FLAPPING,
                     l.getHealth() == LinkHealth.DEGRADED);
         }
@@ -214,10 +206,8 @@ public final class JournalApplier {
                     : new EngineInput.JobReport(ts, e.getJobId(), kind, placementOf(e), e.getNodeId(), e.getReason());
         }
         if (payload instanceof Tick t) {
-            if (HEARTBEAT.equals(t.getReason()) && entry.getSource() != null && entry.getSource().getKey() != null) {
-                return new EngineInput.NodeHeartbeat(ts, entry.getSource().getKey());
-            }
-            return new EngineInput.ClockTick(ts);
+            final String node = t.getNodeId() != null ? t.getNodeId() : LegacyJournalFacts.heartbeatNode(t, entry);
+            return node != null ? new EngineInput.NodeHeartbeat(ts, node) : new EngineInput.ClockTick(ts);
         }
         return null;
     }
@@ -232,6 +222,33 @@ public final class JournalApplier {
             return e.getPlacementId();
         }
         return e.getType() == JobEventType.EVICTED || e.getDecisionId() == null ? "" : e.getDecisionId();
+    }
+
+    /** An unhealthy GPU's fact, from its typed conditions (a pre-change entry's are read from its text). */
+    private static EngineInput.GpuHealthFact unhealthy(final PoolEngine engine, final GpuHealthChange h, final int gpu,
+                                                       final long ts) {
+        final boolean legacy = LegacyJournalFacts.isLegacy(h);
+        final List<GpuCondition> conditions = legacy ? LegacyJournalFacts.conditions(h) : h.getConditions();
+        final Double reading = legacy ? LegacyJournalFacts.temperatureC(h) : h.getTemperatureC();
+        final int xid = conditions.contains(GpuCondition.XID) ? firstCritical(engine, h.getXidCodes()) : 0;
+        int temperature = -1;
+        if (conditions.contains(GpuCondition.OVERHEAT)) {
+            // stage 1 judged it too hot: without a reading, just above the engine's threshold keeps it out
+            temperature = reading != null ? (int) Math.round(reading) : engine.config().temperatureThresholdC() + 1;
+        }
+        return new EngineInput.GpuHealthFact(ts, h.getNodeId(), gpu, xid, conditions.contains(GpuCondition.ECC_UNCORRECTABLE),
+                conditions.contains(GpuCondition.ROW_REMAP_FAILURE), conditions.contains(GpuCondition.ROW_REMAP_PENDING),
+                temperature);
+    }
+
+    /** A band's typical utilisation, for a band move journaled without its reading. */
+    private static double typicalPct(final UtilisationBand band) {
+        return switch (band) {
+            case UNKNOWN, IDLE -> 0;
+            case LOW -> 15;
+            case MEDIUM -> 50;
+            case HIGH -> 90;
+        };
     }
 
     private static int firstCritical(final PoolEngine engine, final List<Integer> xids) {

@@ -1,11 +1,12 @@
 package io.gpupool.scheduler.stream;
 
+import io.gpupool.avro.GpuCondition;
 import io.gpupool.avro.GpuHealth;
 import io.gpupool.avro.GpuHealthChange;
 import io.gpupool.avro.GpuSample;
 import io.gpupool.avro.GpuSamples;
-import io.gpupool.avro.UtilisationBand;
 import io.gpupool.avro.UtilisationBandChange;
+import io.gpupool.scheduler.journal.GpuReasonCodes;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -34,18 +35,22 @@ final class GpuTelemetryReducer {
                     node.dirty = true;
                 }
             }
-            final String conditions = conditions(node.stickyXid.get(g), s);
-            if (!conditions.equals(node.gpuHealth.get(g))) {
-                node.gpuHealth.set(g, conditions);
+            final List<GpuCondition> conditions = conditions(node.stickyXid.get(g), s);
+            final String reasonCode = GpuReasonCodes.joined(conditions);
+            if (!reasonCode.equals(node.gpuHealth.get(g))) {
+                node.gpuHealth.set(g, reasonCode);
                 node.dirty = true;
+                final boolean overheat = conditions.contains(GpuCondition.OVERHEAT);
                 facts.add(GpuHealthChange.newBuilder()
                         .setNodeId(samples.getNodeId())
                         .setGpuUuid(s.getUuid())
                         .setGpuIndex(g)
                         .setHealth(conditions.isEmpty() ? GpuHealth.HEALTHY : GpuHealth.UNHEALTHY)
-                        .setReasonCode(conditions.isEmpty() ? null : conditions)
+                        .setReasonCode(conditions.isEmpty() ? null : reasonCode)
                         .setEvidence(conditions.isEmpty() ? "healthy again" : evidence(node.stickyXid.get(g), s))
                         .setXidCodes(node.stickyXid.get(g) == 0 ? List.of() : List.of(node.stickyXid.get(g)))
+                        .setConditions(conditions)
+                        .setTemperatureC(overheat ? s.getTemperatureC() : null)
                         .build());
             }
             if (s.getUtilizationGpuPct() != null) {
@@ -56,7 +61,8 @@ final class GpuTelemetryReducer {
                     facts.add(UtilisationBandChange.newBuilder()
                             .setNodeId(samples.getNodeId())
                             .setGpuUuid(s.getUuid())
-                            .setBand(UtilisationBand.values()[band])
+                            .setGpuIndex(g)
+                            .setBand(TelemetryRules.bandOf(band))
                             .setUtilizationGpuPct(s.getUtilizationGpuPct())
                             .setMemoryUsedMiB(s.getMemoryUsedMiB())
                             .build());
@@ -93,25 +99,25 @@ final class GpuTelemetryReducer {
         }
     }
 
-    /** The conditions that take the GPU out of service, dominant first; "" when healthy. */
-    private String conditions(final int xid, final GpuSample s) {
-        final List<String> c = new ArrayList<>(4);
+    /** The conditions that take the GPU out of service, dominant first; empty when healthy. */
+    private List<GpuCondition> conditions(final int xid, final GpuSample s) {
+        final List<GpuCondition> c = new ArrayList<>(4);
         if (xid != 0) {
-            c.add("XID");
+            c.add(GpuCondition.XID);
         }
         if (s.getEccUncorrectableVolatile() != null && s.getEccUncorrectableVolatile() > 0) {
-            c.add("ECC_UNCORRECTABLE");
+            c.add(GpuCondition.ECC_UNCORRECTABLE);
         }
         if (Boolean.TRUE.equals(s.getRemappedRowsFailure())) {
-            c.add("ROW_REMAP_FAILURE");
+            c.add(GpuCondition.ROW_REMAP_FAILURE);
         }
         if (Boolean.TRUE.equals(s.getRemappedRowsPending())) {
-            c.add("ROW_REMAP_PENDING");
+            c.add(GpuCondition.ROW_REMAP_PENDING);
         }
         if (s.getTemperatureC() != null && s.getTemperatureC() > rules.overheatC()) {
-            c.add("OVERHEAT");
+            c.add(GpuCondition.OVERHEAT);
         }
-        return String.join("+", c);
+        return c;
     }
 
     private String evidence(final int xid, final GpuSample s) {

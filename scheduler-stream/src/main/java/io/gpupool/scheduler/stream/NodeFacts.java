@@ -18,13 +18,13 @@ import java.util.TreeMap;
  * when the node last got a journal entry (staleness itself is the engine's: it times out on heartbeats). Mutable; owned by one task.
  */
 final class NodeFacts {
-    /** Health of a GPU as last journaled: "" = healthy, else the '+'-joined condition codes. */
+    /** Health of a GPU as last journaled: "" = healthy, else its reason code (GpuReasonCodes). */
     String pool;
     String leaf;
     String spine;
     final List<String> gpuUuids = new ArrayList<>();
     final List<String> gpuHealth = new ArrayList<>();
-    /** Last band journaled per GPU (UtilisationBand ordinal), -1 = none yet. */
+    /** Last band journaled per GPU (TelemetryRules.band's number, 1 = IDLE .. 4 = HIGH), -1 = none yet. */
     final List<Integer> gpuBand = new ArrayList<>();
     /** Critical Xid seen on a GPU, 0 = none; sticky until the node's inventory is published again (reset). */
     final List<Integer> stickyXid = new ArrayList<>();

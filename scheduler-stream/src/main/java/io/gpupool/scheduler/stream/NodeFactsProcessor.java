@@ -261,7 +261,8 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
             f.lastJournalMs = ts;
             f.dirty = true;
         } else if (f.lastJournalMs < 0 || ts - f.lastJournalMs >= rules.heartbeatIntervalMs()) {
-            journal(f.pool, record, where, Tick.newBuilder().setReason(JournalApplier.HEARTBEAT).build(), "heartbeat");
+            journal(f.pool, record, where, Tick.newBuilder().setReason(JournalApplier.HEARTBEAT)
+                    .setNodeId(nodeId).build(), "heartbeat");
             f.lastJournalMs = ts;
             f.dirty = true;
         }

@@ -1,5 +1,6 @@
 package io.gpupool.scheduler.stream;
 
+import io.gpupool.avro.UtilisationBand;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -41,6 +42,17 @@ public record TelemetryRules(SortedSet<Integer> criticalXids, double overheatC, 
             return true;
         }
         return now >= 0 && Math.abs(now - journaled) >= UPLINK_STEP_PCT;
+    }
+
+    /** The journal's band for a band number of {@link #band} (as the node's state keeps it; -1 = none yet). */
+    static UtilisationBand bandOf(final int band) {
+        return switch (band) {
+            case 1 -> UtilisationBand.IDLE;
+            case 2 -> UtilisationBand.LOW;
+            case 3 -> UtilisationBand.MEDIUM;
+            case 4 -> UtilisationBand.HIGH;
+            default -> UtilisationBand.UNKNOWN;
+        };
     }
 
     /** Band for a utilisation reading, staying in {@code current} while inside its range +- hysteresis. */
