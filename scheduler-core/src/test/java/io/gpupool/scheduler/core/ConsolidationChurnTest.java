@@ -1,7 +1,6 @@
 package io.gpupool.scheduler.core;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -126,28 +125,6 @@ class ConsolidationChurnTest {
                 assertEquals(live.apply(inputs.get(i)), copy.apply(inputs.get(i)), "step " + i + ": " + inputs.get(i));
             }
         }
-    }
-
-    /** A version 1 snapshot (before the guard) still restores: nothing cooling down, an empty window. */
-    @Test
-    void versionOneSnapshotsStillRead() {
-        final PoolEngine e = Pools.pool(cfg(), 1, 2, 8);
-        e.apply(submit(1, JobSpec.builder("a").preemptible(true).gang(1, 3).build()));
-        e.apply(submit(2, JobSpec.builder("b").gang(1, 8).build()));
-        final byte[] current = e.snapshot();
-        assertEquals(5, current[7], "current version");
-        // version 1 had the same bytes up to the guard section (no job moved: two zero counts),
-        // version 3's reservation plans come after it (none here: one more zero count), version
-        // 4's node uplinks after those (two nodes, both unknown: -1 each), and version 5's placement
-        // identity last (per job: its placement id, no earlier ones, no late or refused event; a job
-        // that holds GPUs gets its PLACED decision's id back from an older snapshot)
-        int identity = 0;
-        for (final String job : List.of("a", "b")) {
-            identity += 4 + e.placementOf(job).length() + 4 + 4 + 4 + 4;
-        }
-        final byte[] v1 = Arrays.copyOf(current, current.length - 8 - 4 - 2 * 4 - identity);
-        v1[7] = 1;
-        assertArrayEquals(current, PoolEngine.restore(v1, cfg()).snapshot());
     }
 
     @Test
