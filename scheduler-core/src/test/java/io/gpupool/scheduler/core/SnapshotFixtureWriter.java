@@ -10,9 +10,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * Writes the snapshot fixture of the codec's current version, only when asked:
  * {@code mvn -o -pl scheduler-core test -Dtest=SnapshotFixtureWriter
  * -Dsnapshot.fixture.dir=$PWD/scheduler-core/src/test/resources/snapshots}. It is the version 5
- * fixture's state re-encoded, not a fresh run of the fixture's inputs: some reasons' evidence comes
- * from Map.of, whose order differs between JVM runs, so only the committed bytes pin one order. A
- * fixture of an older version is never rewritten: it is what that version's codec wrote.
+ * fixture's state re-encoded, not a fresh run of the fixture's inputs (the version 5 bytes were written
+ * when reasons kept Map.of's per-run order of evidence; reading sorts it). A fixture of an older
+ * version is never rewritten: it is what that version's codec wrote.
  */
 class SnapshotFixtureWriter {
 
