@@ -31,11 +31,9 @@ class GpuHandoverTest {
         try (ProcessorRig rig = ProcessorRig.of(dir, applier)) {
             rig.handle(allocate("a-old", "old", "n1", "place-old", "place-old", 0, 1));
             rig.handle(stop(NodeCommandType.EVICT, "e-old", "old", "n1", "place-old"));
-            final long t0 = System.nanoTime();
             rig.handle(allocate("a-new", "new", "n1", "place-new", "place-new", 1, 2)); // GPU 1 is still the old one's
             rig.handle(allocate("a-other", "other", "n2", "place-other", "place-other", 1)); // another node
-            assertThat(System.nanoTime() - t0).as("the consumer did not wait out the grace period")
-                    .isLessThan(250_000_000L);
+            assertThat(applier.log).as("the consumer did not wait out the 300 ms stop").doesNotContain("stopped old@n1");
             assertThat(rig.event("a-new/APPLIED")).as("APPLIED at once").isPresent();
             assertThat(rig.event("a-other/STARTED")).as("the other node's part started at once").isPresent();
             assertThat(rig.event("a-new/STARTED")).isEmpty();

@@ -63,7 +63,7 @@ final class ScriptedApplier implements Applier {
         log.add("stop " + part.key());
         mostStopsAtOnce.accumulateAndGet(stopping.incrementAndGet(), Math::max);
         try {
-            Thread.sleep(stopMillis);
+            Thread.sleep(stopMillis); // the behaviour under test: a stop that takes its grace period
         } finally {
             stopping.decrementAndGet();
         }

@@ -36,7 +36,7 @@ public final class SinkChildMain {
         System.out.println("READY");
         System.out.flush();
         while (sink.isRunning()) {
-            Thread.sleep(100);
+            Thread.sleep(100); // the behaviour under test: this child JVM stays alive until the test kills it
         }
         sink.failure().ifPresent(Throwable::printStackTrace);
         System.exit(1);
@@ -52,7 +52,7 @@ public final class SinkChildMain {
         @Override
         public void allocate(final JobPart part, final PartObserver observer) throws Exception {
             exec.allocate(part, observer);
-            Thread.sleep(delayMillis);
+            Thread.sleep(delayMillis); // the behaviour under test: a slow node, killed between start and commit
         }
 
         @Override

@@ -151,8 +151,7 @@ class SinkRunnerBrokerTest {
                 kit.send(allocate("j-far", elsewhere, 3_600_000, List.of(), 0));
                 kit.send(allocate("j-mine", mine, 3_600_000, List.of(), 0));
                 kit.eventsUntil(e -> has(e, "j-mine", "STARTED"), WAIT);
-                final List<JobEvent> ev = kit.eventsAfterQuiet(Duration.ofSeconds(2));
-                assertThat(ev).allMatch(e -> e.getJobId().equals("j-mine"));
+                kit.eventsWhile(ev -> ev.stream().allMatch(e -> e.getJobId().equals("j-mine")), Duration.ofSeconds(2));
                 assertThat(agent.running().keySet()).extracting(k -> k.nodeId()).containsExactly(mine);
             }
         }
@@ -167,7 +166,7 @@ class SinkRunnerBrokerTest {
                     "http://127.0.0.1:1", good.topics(), good.groupId(), good.node(), good.ownPartitionOnly(),
                     good.stateDir(), good.retry(), good.pollTimeout(), good.stopWait(), good.stopThreads());
             try (SinkRunner sink = SinkRunner.create(unreachable, new SimulatedApplier(10, Duration.ofMinutes(10))).start()) {
-                assertThat(kit.eventsAfterQuiet(Duration.ofSeconds(4))).isEmpty();
+                kit.eventsWhile(List::isEmpty, Duration.ofSeconds(4));
                 assertThat(sink.isRunning()).isTrue();
                 assertThat(sink.metrics().registry().scrape()).doesNotContain("dead_lettered_total{");
             }
@@ -176,7 +175,7 @@ class SinkRunnerBrokerTest {
                 kit.eventsUntil(e -> has(e, "waits", "COMPLETED"), WAIT);
                 assertThat(sink.metrics().count("gpupool.sink.commands.applied", "ALLOCATE")).isEqualTo(1);
             }
-            assertThat(kit.deadLetters(1, Duration.ofSeconds(2))).isEmpty();
+            kit.noDeadLettersDuring(Duration.ofSeconds(2));
         }
     }
 

@@ -28,6 +28,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionFactory;
+import org.awaitility.core.ConditionTimeoutException;
 
 /** Topics of their own, commands in through the real serde, events and dead letters out, for one broker test. */
 final class SinkTestKit implements AutoCloseable {
@@ -41,6 +44,8 @@ final class SinkTestKit implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> rawProducer;
     private final KafkaConsumer<String, JobEvent> eventConsumer;
     private final List<JobEvent> seen = new ArrayList<>();
+    /** How much longer than a window a {@code during} wait may take: one consumer poll past its end. */
+    private static final Duration WAIT_SLACK = Duration.ofSeconds(5);
 
     SinkTestKit(final TestStack stack, final int partitions) throws Exception {
         this.stack = stack;
@@ -100,27 +105,36 @@ final class SinkTestKit implements AutoCloseable {
 
     /** All events read so far, polling until {@code until} holds for them or the timeout passes. */
     List<JobEvent> eventsUntil(final Predicate<List<JobEvent>> until, final Duration timeout) {
-        final long deadline = System.nanoTime() + timeout.toNanos();
-        while (!until.test(seen) && System.nanoTime() < deadline) {
-            for (final ConsumerRecord<String, JobEvent> r : eventConsumer.poll(Duration.ofMillis(200))) {
-                seen.add(r.value());
-            }
-        }
-        if (!until.test(seen)) {
-            throw new AssertionError("events did not arrive within " + timeout + "; got " + describe(seen));
+        return readEvents(await("events").atMost(timeout), until, "events did not arrive within " + timeout);
+    }
+
+    /**
+     * All events read by the end of {@code window}, failing if {@code holds} stops holding for them
+     * (it cannot hold again: events only accumulate). The window is the time in which an unwanted
+     * event (a duplicate, another node's) would have arrived.
+     */
+    List<JobEvent> eventsWhile(final Predicate<List<JobEvent>> holds, final Duration window) {
+        return readEvents(await("events").during(window).atMost(window.plus(WAIT_SLACK)), holds,
+                "events stopped holding within " + window);
+    }
+
+    private List<JobEvent> readEvents(final ConditionFactory await, final Predicate<List<JobEvent>> until, final String failure) {
+        try {
+            await.until(() -> {
+                for (final ConsumerRecord<String, JobEvent> r : eventConsumer.poll(Duration.ofMillis(200))) {
+                    seen.add(r.value());
+                }
+                return until.test(seen);
+            });
+        } catch (final ConditionTimeoutException e) {
+            throw new AssertionError(failure + "; got " + describe(seen), e);
         }
         return List.copyOf(seen);
     }
 
-    /** Everything that arrives within {@code quiet} more. */
-    List<JobEvent> eventsAfterQuiet(final Duration quiet) {
-        final long deadline = System.nanoTime() + quiet.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (final ConsumerRecord<String, JobEvent> r : eventConsumer.poll(Duration.ofMillis(200))) {
-                seen.add(r.value());
-            }
-        }
-        return List.copyOf(seen);
+    /** Polls on this thread: a Kafka consumer is not to be used from Awaitility's own poller thread. */
+    private static ConditionFactory await(final String what) {
+        return Awaitility.await(what).pollInSameThread().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10));
     }
 
     static boolean has(final List<JobEvent> events, final String job, final String type) {
@@ -135,15 +149,26 @@ final class SinkTestKit implements AutoCloseable {
         return events.stream().map(e -> e.getJobId() + ":" + e.getType()).toList().toString();
     }
 
+    /** The first {@code atLeast} dead letters (or more), waiting up to {@code timeout} for them. */
     List<ConsumerRecord<byte[], byte[]>> deadLetters(final int atLeast, final Duration timeout) {
+        return readDeadLetters(await("at least " + atLeast + " dead letters").atMost(timeout), out -> out.size() >= atLeast);
+    }
+
+    /** Fails if a dead letter arrives within {@code window}. */
+    void noDeadLettersDuring(final Duration window) {
+        readDeadLetters(await("no dead letter").during(window).atMost(window.plus(WAIT_SLACK)), List::isEmpty);
+    }
+
+    private List<ConsumerRecord<byte[], byte[]>> readDeadLetters(final ConditionFactory await,
+                                                                final Predicate<List<ConsumerRecord<byte[], byte[]>>> until) {
         final List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(stack.consumerConfig(stack.uniqueName("dlq-reader")),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             c.subscribe(List.of(dlq));
-            final long deadline = System.nanoTime() + timeout.toNanos();
-            while (out.size() < atLeast && System.nanoTime() < deadline) {
+            await.until(() -> {
                 c.poll(Duration.ofMillis(200)).forEach(out::add);
-            }
+                return until.test(out);
+            });
         }
         return out;
     }

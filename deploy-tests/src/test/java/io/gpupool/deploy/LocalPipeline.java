@@ -1,5 +1,6 @@
 package io.gpupool.deploy;
 
+import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobRequest;
@@ -120,16 +121,12 @@ final class LocalPipeline implements AutoCloseable {
         final HttpClient http = HttpClient.newHttpClient();
         final HttpRequest get = HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + httpPort + "/pools/" + POOL)).build();
-        final long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        while (System.nanoTime() < deadline) {
-            final HttpResponse<String> r = http.send(get, HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() == 200
-                    && new ObjectMapper().readTree(r.body()).path("gpus").path("total").asInt() >= gpus) {
-                return;
-            }
-            Thread.sleep(250);
-        }
-        throw new AssertionError("the scheduler did not see " + gpus + " GPUs in pool " + POOL + " within 90 s");
+        await("the scheduler sees " + gpus + " GPUs in pool " + POOL).atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(250)).until(() -> {
+                    final HttpResponse<String> r = http.send(get, HttpResponse.BodyHandlers.ofString());
+                    return r.statusCode() == 200
+                            && new ObjectMapper().readTree(r.body()).path("gpus").path("total").asInt() >= gpus;
+                });
     }
 
     /** A few jobs of two tenants (one that must wait for the others), and one undecodable record for the DLQ. */

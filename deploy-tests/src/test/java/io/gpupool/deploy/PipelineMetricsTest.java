@@ -1,9 +1,11 @@
 package io.gpupool.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -13,6 +15,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -99,21 +102,18 @@ final class PipelineMetricsTest {
             final Map<String, String> values) throws Exception {
         final Dashboards.Query panel = Dashboards.queries().stream()
                 .filter(q -> q.where().startsWith("fabric.json / Leaf uplink utilisation")).findFirst().orElseThrow();
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         final Map<String, Double> byLeaf = new TreeMap<>();
         // The panel has data once one leaf has a figure; the fleet's other leaves follow within a tick.
-        while (true) {
-            byLeaf.clear();
-            for (final JsonNode r : prometheus.query(Dashboards.resolve(panel.expr(), values)).path("data").path("result")) {
-                assertThat(r.path("metric").path("pool").asText()).as(r.toString()).isEqualTo(LocalPipeline.POOL);
-                byLeaf.put(r.path("metric").path("leaf").asText(), r.path("value").get(1).asDouble());
-            }
-            if (byLeaf.keySet().containsAll(fleetLeaves) || System.nanoTime() > deadline) {
-                break;
-            }
-            Thread.sleep(1_000);
-        }
-        assertThat(byLeaf.keySet()).as("leaves with an uplink figure").containsAll(fleetLeaves);
+        await("an uplink figure for every leaf").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> {
+                    byLeaf.clear();
+                    for (final JsonNode r : prometheus.query(Dashboards.resolve(panel.expr(), values))
+                            .path("data").path("result")) {
+                        assertThat(r.path("metric").path("pool").asText()).as(r.toString()).isEqualTo(LocalPipeline.POOL);
+                        byLeaf.put(r.path("metric").path("leaf").asText(), r.path("value").get(1).asDouble());
+                    }
+                    assertThat(byLeaf.keySet()).as("leaves with an uplink figure").containsAll(fleetLeaves);
+                });
         assertThat(byLeaf.values()).allMatch(v -> v >= 0 && v <= 1, "a ratio between 0 and 1");
     }
 
@@ -126,39 +126,36 @@ final class PipelineMetricsTest {
     }
 
     private static void awaitTargetsUp(final PrometheusServer prometheus, final int expected) throws Exception {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        JsonNode targets = null;
-        while (System.nanoTime() < deadline) {
-            targets = prometheus.api("/api/v1/targets", Map.of()).path("data").path("activeTargets");
+        await("every target up").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            final JsonNode targets = prometheus.api("/api/v1/targets", Map.of()).path("data").path("activeTargets");
             int up = 0;
             for (final JsonNode t : targets) {
                 up += t.path("health").asText().equals("up") ? 1 : 0;
             }
-            if (up == expected) {
-                return;
-            }
-            Thread.sleep(500);
-        }
-        throw new AssertionError("not every target is up: " + targets);
+            assertThat(up).as("targets up: " + targets).isEqualTo(expected);
+        });
     }
 
     /** Re-evaluates until each query returns data or the time is up; the queries still empty. */
     private static List<String> awaitData(final PrometheusServer prometheus, final Map<String, String> queries,
             final int seconds) throws Exception {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         final Map<String, String> left = new LinkedHashMap<>(queries);
-        while (true) {
-            for (final String where : new ArrayList<>(left.keySet())) {
-                final JsonNode r = prometheus.query(left.get(where));
-                assertThat(r.path("status").asText()).as(where + ": " + r.path("error").asText()).isEqualTo("success");
-                if (!r.path("data").path("result").isEmpty()) {
-                    left.remove(where);
-                }
-            }
-            if (left.isEmpty() || System.nanoTime() > deadline) {
-                return new ArrayList<>(new TreeSet<>(left.keySet()));
-            }
-            Thread.sleep(2_000);
+        try {
+            await("data for every query").atMost(Duration.ofSeconds(seconds)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofSeconds(2)).until(() -> {
+                        for (final String where : new ArrayList<>(left.keySet())) {
+                            final JsonNode r = prometheus.query(left.get(where));
+                            assertThat(r.path("status").asText()).as(where + ": " + r.path("error").asText())
+                                    .isEqualTo("success");
+                            if (!r.path("data").path("result").isEmpty()) {
+                                left.remove(where);
+                            }
+                        }
+                        return left.isEmpty();
+                    });
+        } catch (final ConditionTimeoutException stillEmpty) {
+            // the caller names the queries still empty
         }
+        return new ArrayList<>(new TreeSet<>(left.keySet()));
     }
 }

@@ -1,5 +1,6 @@
 package io.gpupool.deploy;
 
+import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 
 /** A real Prometheus server (Debian's package) in a temporary directory, and its HTTP API. */
 final class PrometheusServer implements AutoCloseable {
@@ -47,22 +49,19 @@ final class PrometheusServer implements AutoCloseable {
     }
 
     private void awaitReady(final Path log) throws IOException, InterruptedException {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("prometheus exited: " + Files.readString(log));
-            }
-            try {
-                if (get("/-/ready").statusCode() == 200) {
-                    return;
-                }
-            } catch (final IOException notYet) {
-                // not listening yet
-            }
-            Thread.sleep(200);
+        try {
+            await("prometheus ready").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                    .ignoreException(IOException.class) // not listening yet
+                    .until(() -> {
+                        if (!process.isAlive()) {
+                            throw new IllegalStateException("prometheus exited: " + Files.readString(log));
+                        }
+                        return get("/-/ready").statusCode() == 200;
+                    });
+        } catch (final ConditionTimeoutException e) {
+            close();
+            throw new IllegalStateException("prometheus not ready within 30 s: " + Files.readString(log), e);
         }
-        close();
-        throw new IllegalStateException("prometheus not ready within 30 s: " + Files.readString(log));
     }
 
     private HttpResponse<String> get(final String pathAndQuery) throws IOException, InterruptedException {

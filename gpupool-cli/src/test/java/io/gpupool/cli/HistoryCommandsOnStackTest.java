@@ -44,6 +44,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The recorded-history commands on a real scheduler run (both stages, exactly-once, on the shared
@@ -211,18 +212,18 @@ class HistoryCommandsOnStackTest {
                     stack.consumerConfig(stack.uniqueName("hist-c")), new StringDeserializer(),
                     codecs.deserializer(NodeCommand.class))) {
                 nc.subscribe(List.of(topics.nodeCommands()));
-                NodeCommand found = null;
-                final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-                while (found == null && System.nanoTime() < deadline) {
-                    for (final ConsumerRecord<String, NodeCommand> r : nc.poll(Duration.ofMillis(200))) {
-                        if (found == null && r.value().getType() == NodeCommandType.ALLOCATE) {
-                            found = r.value();
-                        }
-                    }
-                }
-                allocate = found;
+                final List<NodeCommand> allocates = new ArrayList<>();
+                await("an ALLOCATE node command").atMost(Duration.ofSeconds(60)).pollInSameThread().pollDelay(Duration.ZERO)
+                        .until(() -> {
+                            for (final ConsumerRecord<String, NodeCommand> r : nc.poll(Duration.ofMillis(200))) {
+                                if (r.value().getType() == NodeCommandType.ALLOCATE) {
+                                    allocates.add(r.value());
+                                }
+                            }
+                            return !allocates.isEmpty();
+                        });
+                allocate = allocates.get(0);
             }
-            assertThat(allocate).isNotNull();
             final NodeCommand movedCommand = NodeCommand.newBuilder(allocate)
                     .setCpuMilli(allocate.getCpuMilli() + 1).build();
             producer.send(new ProducerRecord<>(topics.nodeCommands(), allocate.getNodeId().toString(), movedCommand)).get();
@@ -279,11 +280,11 @@ class HistoryCommandsOnStackTest {
 
     private static void poll(final KafkaConsumer<String, PlacementDecision> c,
                              final List<ConsumerRecord<String, PlacementDecision>> seen, final int atLeast) {
-        final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (seen.size() < atLeast && System.nanoTime() < deadline) {
-            c.poll(Duration.ofMillis(200)).forEach(seen::add);
-        }
-        assertThat(seen).as("decisions").hasSizeGreaterThanOrEqualTo(atLeast);
+        await(atLeast + " decisions").atMost(Duration.ofSeconds(60)).pollInSameThread().pollDelay(Duration.ZERO)
+                .until(() -> {
+                    c.poll(Duration.ofMillis(200)).forEach(seen::add);
+                    return seen.size() >= atLeast;
+                });
     }
 
     private static JobRequest request(final int nodes, final int gpus) {

@@ -1,6 +1,7 @@
 package io.gpupool.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.gpupool.avro.GpuInfo;
 import io.gpupool.avro.JobCommand;
@@ -60,17 +61,15 @@ class QueueExplainCommandTest {
             p.flush();
             p.send(new ProducerRecord<>(catalog.name(Topic.JOBS), "first", submit("first", 4)));
             p.flush();
-            Thread.sleep(500);
+            final String url = "http://127.0.0.1:" + app.httpPort();
+            // The second job must arrive after the first took every GPU, so that it queues behind it.
+            await("first placed").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
+                    .until(() -> CliRun.of("explain", "first", "--scheduler-url", url).out().contains("placed"));
             p.send(new ProducerRecord<>(catalog.name(Topic.JOBS), "second", submit("second", 2)));
             p.flush();
 
-            final String url = "http://127.0.0.1:" + app.httpPort();
-            CliRun queue = CliRun.of("queue", "--scheduler-url", url);
-            final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (!queue.out().contains("second") && System.nanoTime() < deadline) {
-                Thread.sleep(300);
-                queue = CliRun.of("queue", "--scheduler-url", url);
-            }
+            final CliRun queue = await("second queued").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
+                    .until(() -> CliRun.of("queue", "--scheduler-url", url), q -> q.out().contains("second"));
             assertThat(queue.exitCode()).as(queue.err()).isZero();
             assertThat(queue.out()).contains("JOBID", "REASON").containsPattern("second +cli +team +batch +0 +queued");
             assertThat(queue.out()).doesNotContain("first");

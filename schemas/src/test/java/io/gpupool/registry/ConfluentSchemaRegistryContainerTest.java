@@ -2,6 +2,7 @@ package io.gpupool.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.gpupool.avro.JobCancel;
 import io.gpupool.serde.SpecificAvroSerde;
@@ -107,10 +108,10 @@ class ConfluentSchemaRegistryContainerTest {
                 new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(topic));
             final List<ConsumerRecord<String, byte[]>> got = new ArrayList<>();
-            final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (got.isEmpty() && System.nanoTime() < deadline) {
+            await("the record").atMost(Duration.ofSeconds(60)).pollInSameThread().pollDelay(Duration.ZERO).until(() -> {
                 consumer.poll(Duration.ofMillis(500)).forEach(got::add);
-            }
+                return !got.isEmpty();
+            });
             assertThat(got).hasSize(1);
             final byte[] bytes = got.get(0).value();
             assertThat(bytes[0]).isEqualTo((byte) 0);

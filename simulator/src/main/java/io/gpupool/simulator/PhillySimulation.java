@@ -5,8 +5,8 @@ import io.gpupool.simulator.philly.PhillyProtocol;
 import io.gpupool.simulator.philly.PhillyResult;
 import io.gpupool.simulator.philly.VirtualClusterSizes;
 import io.gpupool.simulator.pool.PoolFactory;
+import io.gpupool.simulator.progress.ProgressBar;
 import io.gpupool.simulator.report.PhillyReport;
-import io.gpupool.simulator.report.ProgressBar;
 import io.gpupool.simulator.trace.PhillyJob;
 import io.gpupool.simulator.trace.PhillyTraceReader;
 

@@ -2,6 +2,7 @@ package io.gpupool.sink.apply;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -98,13 +99,12 @@ class ExecApplierTest {
         final long child = awaitPid(childPid);
         final ProcessHandle root = applier.processOf(part).orElseThrow();
 
-        final long t0 = System.nanoTime();
         final Optional<Outcome> outcome = applier.stop(part, "cancelled");
-        final long tookMs = (System.nanoTime() - t0) / 1_000_000;
 
         assertThat(outcome).isPresent();
-        assertThat(outcome.get().reason()).hasValueSatisfying(r -> assertThat(r).contains("cancelled", "SIGTERM"));
-        assertThat(tookMs).isLessThan(8_000);
+        // Ended by the SIGTERM within its 10 s grace: no SIGKILL was needed.
+        assertThat(outcome.get().reason()).hasValueSatisfying(r -> assertThat(r).contains("cancelled", "SIGTERM")
+                .doesNotContain("SIGKILL"));
         assertThat(Files.readString(marker).trim()).isEqualTo("terminated");
         assertThat(ProcessTree.alive(root)).isFalse();
         assertThat(ProcessHandle.of(child).map(ProcessTree::alive).orElse(false)).isFalse();
@@ -124,11 +124,9 @@ class ExecApplierTest {
         final long child = awaitPid(childPid);
         final ProcessHandle root = applier.processOf(part).orElseThrow();
 
-        final long t0 = System.nanoTime();
         final Optional<Outcome> outcome = applier.stop(part, "evicted: Xid 79");
-        final long tookMs = (System.nanoTime() - t0) / 1_000_000;
 
-        assertThat(tookMs).isGreaterThanOrEqualTo(grace.toMillis());
+        // SIGTERM first (the trap logged it), SIGKILL only when it was ignored.
         assertThat(outcome.get().reason()).hasValueSatisfying(r -> assertThat(r).contains("SIGKILL"));
         assertThat(outcome.get().exitCode()).hasValue(137);
         assertThat(Files.readString(marker)).contains("ignored");
@@ -190,17 +188,8 @@ class ExecApplierTest {
         assertThat(observer.awaitEnd(adopted, Duration.ofSeconds(15)).failed()).isFalse();
     }
 
-    private static long awaitPid(final Path file) throws Exception {
-        final long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (Files.exists(file)) {
-                final String s = Files.readString(file).trim();
-                if (!s.isEmpty()) {
-                    return Long.parseLong(s);
-                }
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("no pid in " + file);
+    private static long awaitPid(final Path file) {
+        return Long.parseLong(await("a pid in " + file).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .until(() -> Files.exists(file) ? Files.readString(file).trim() : "", s -> !s.isEmpty()));
     }
 }

@@ -67,6 +67,7 @@ import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Utils;
 import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -240,7 +241,7 @@ class AnyProducerOnStackTest {
                 written.put(id, fast.send(new ProducerRecord<>(topic, null, fiveMinutesFast, id,
                         JobCommands.submit(id, r.build(), "fast-clock"))).get());
                 lastSent = System.currentTimeMillis();
-                Thread.sleep(150); // while the fleet keeps reporting: the submits are spread over its telemetry
+                Thread.sleep(150); // pacing, not waiting: the submits are spread over the fleet's telemetry
             }
         }
         // every job runs to its end; a pool clock moved 5 min ahead would make every node's telemetry (120 s
@@ -388,18 +389,26 @@ class AnyProducerOnStackTest {
 
     private Map<String, PlacementDecision> awaitEach(final Iterable<String> jobIds, final Predicate<PlacementDecision> match,
                                                      final String what, final Duration timeout) throws InterruptedException {
-        final long deadline = System.currentTimeMillis() + timeout.toMillis();
+        final List<String> ids = new ArrayList<>();
+        jobIds.forEach(ids::add);
         final Map<String, PlacementDecision> found = new LinkedHashMap<>();
-        for (final String job : jobIds) {
-            final Duration left = Duration.ofMillis(Math.max(1, deadline - System.currentTimeMillis()));
-            try {
-                found.put(job, decisions.await(d -> d.getJobId().equals(job) && match.test(d), left, what + " of " + job));
-            } catch (AssertionError e) {
-                throw new AssertionError(what + " missing for " + job + " after " + timeout.toSeconds() + " s; the pool: "
-                        + scheduler.pool(PipelineParts.POOL).map(JsonNode::toString).orElse("?") + "; decisions of the job: "
-                        + decisions.all().stream().filter(d -> d.getJobId().equals(job)).toList() + "; its events: "
-                        + events.all().stream().filter(ev -> ev.getJobId().equals(job)).toList());
-            }
+        try {
+            Awaitility.await(what + " of every job").atMost(timeout).pollInterval(Duration.ofMillis(100)).until(() -> {
+                final List<PlacementDecision> all = decisions.all();
+                for (final String job : ids) {
+                    if (!found.containsKey(job)) {
+                        all.stream().filter(d -> d.getJobId().equals(job) && match.test(d)).findFirst()
+                                .ifPresent(d -> found.put(job, d));
+                    }
+                }
+                return found.size() == ids.size();
+            });
+        } catch (final ConditionTimeoutException e) {
+            final String job = ids.stream().filter(j -> !found.containsKey(j)).findFirst().orElseThrow();
+            throw new AssertionError(what + " missing for " + job + " after " + timeout.toSeconds() + " s; the pool: "
+                    + scheduler.pool(PipelineParts.POOL).map(JsonNode::toString).orElse("?") + "; decisions of the job: "
+                    + decisions.all().stream().filter(d -> d.getJobId().equals(job)).toList() + "; its events: "
+                    + events.all().stream().filter(ev -> ev.getJobId().equals(job)).toList(), e);
         }
         return found;
     }

@@ -58,6 +58,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The whole pipeline on the local stack, wired by the same services as {@code gpupool up}: topics,
@@ -211,10 +212,7 @@ class PipelineEndToEndTest {
         assertThat(submit.code).as(submit.err).isZero();
         assertThat(submit.out).startsWith("e2e-exec\n").contains("decision=PLACED");
         awaitEvent("e2e-exec", JobEventType.STARTED);
-        final long deadline = System.currentTimeMillis() + WAIT.toMillis();
-        while (!Files.exists(pidFile) && System.currentTimeMillis() < deadline) {
-            Thread.sleep(100);
-        }
+        await("the job's pid file").atMost(WAIT).pollInterval(Duration.ofMillis(100)).until(() -> Files.exists(pidFile));
         final ProcessHandle process = ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim())).orElseThrow();
         assertThat(process.isAlive()).isTrue();
 
@@ -253,38 +251,37 @@ class PipelineEndToEndTest {
             for (final String id : ids) {
                 awaitEvent(id, JobEventType.COMPLETED);
             }
-            Thread.sleep(2_000); // a duplicate would come right after
-            for (final String id : ids) {
-                final List<JobEvent> ofJob = events.all().stream().filter(e -> e.getJobId().equals(id)).toList();
-                // Each command (the ALLOCATE, later the RELEASE) applied once. The stop was clean (every event
-                // acknowledged), so nothing may be re-sent either: raw counts, not distinct event ids.
-                final Map<String, Long> perCommand = ofJob.stream().filter(e -> e.getType() == JobEventType.APPLIED)
-                        .collect(Collectors.groupingBy(JobEvent::getCommandId, Collectors.counting()));
-                assertThat(perCommand).as("APPLIED per command of %s: %s", id, ofJob).isNotEmpty().allSatisfy((c, n) ->
-                        assertThat(n).as("APPLIED events of command %s", c).isEqualTo(1));
-                for (final JobEventType type : List.of(JobEventType.STARTED, JobEventType.COMPLETED)) {
-                    assertThat(ofJob.stream().filter(e -> e.getType() == type).count())
-                            .as("%s events of %s: %s", type, id, ofJob).isEqualTo(1);
-                }
-            }
+            // A duplicate would come right after: the counts must hold for a while.
+            await("each command applied once").during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertEachCommandAppliedOnce(ids));
             awaitPoolIdle();
         }
     }
 
-    /** Waits until the query API shows no GPU allocated and nothing queued: every job's capacity is back. */
-    private void awaitPoolIdle() throws InterruptedException {
-        final long deadline = System.currentTimeMillis() + WAIT.toMillis();
-        JsonNode pool = null;
-        while (System.currentTimeMillis() < deadline) {
-            pool = scheduler.pool(PipelineParts.POOL).orElseThrow();
-            if (pool.path("gpus").path("allocated").asLong() == 0 && pool.path("queue").path("total").asLong() == 0) {
-                break;
+    private void assertEachCommandAppliedOnce(final List<String> ids) {
+        for (final String id : ids) {
+            final List<JobEvent> ofJob = events.all().stream().filter(e -> e.getJobId().equals(id)).toList();
+            // Each command (the ALLOCATE, later the RELEASE) applied once. The stop was clean (every event
+            // acknowledged), so nothing may be re-sent either: raw counts, not distinct event ids.
+            final Map<String, Long> perCommand = ofJob.stream().filter(e -> e.getType() == JobEventType.APPLIED)
+                    .collect(Collectors.groupingBy(JobEvent::getCommandId, Collectors.counting()));
+            assertThat(perCommand).as("APPLIED per command of %s: %s", id, ofJob).isNotEmpty().allSatisfy((c, n) ->
+                    assertThat(n).as("APPLIED events of command %s", c).isEqualTo(1));
+            for (final JobEventType type : List.of(JobEventType.STARTED, JobEventType.COMPLETED)) {
+                assertThat(ofJob.stream().filter(e -> e.getType() == type).count())
+                        .as("%s events of %s: %s", type, id, ofJob).isEqualTo(1);
             }
-            Thread.sleep(250);
         }
-        assertThat(pool.path("gpus").path("allocated").asLong()).as("capacity released: %s", pool).isZero();
-        assertThat(pool.path("gpus").path("total").asLong()).isEqualTo(128);
-        assertThat(pool.path("queue").path("total").asLong()).isZero();
+    }
+
+    /** Waits until the query API shows no GPU allocated and nothing queued: every job's capacity is back. */
+    private void awaitPoolIdle() {
+        await("pool idle").atMost(WAIT).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+            final JsonNode pool = scheduler.pool(PipelineParts.POOL).orElseThrow();
+            assertThat(pool.path("gpus").path("allocated").asLong()).as("capacity released: %s", pool).isZero();
+            assertThat(pool.path("queue").path("total").asLong()).as("queue: %s", pool).isZero();
+        });
+        assertThat(scheduler.pool(PipelineParts.POOL).orElseThrow().path("gpus").path("total").asLong()).isEqualTo(128);
     }
 
     private JobRequest.Builder request(final String name) {

@@ -7,11 +7,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /** Everything committed to one topic, read from the start on a background thread, for tests to wait on. */
 final class TopicLog<T extends SpecificRecord> implements AutoCloseable {
@@ -52,23 +55,14 @@ final class TopicLog<T extends SpecificRecord> implements AutoCloseable {
     }
 
     /** Waits until some record matches; fails with what was seen. */
-    T await(final Predicate<T> match, final Duration timeout, final String what) throws InterruptedException {
-        final long deadline = System.currentTimeMillis() + timeout.toMillis();
-        synchronized (records) {
-            while (true) {
-                for (final T r : records) {
-                    if (match.test(r)) {
-                        return r;
-                    }
-                }
-                final long left = deadline - System.currentTimeMillis();
-                if (left <= 0) {
-                    throw new AssertionError("no " + what + " within " + timeout.toSeconds() + " s; seen:\n  "
-                            + String.join("\n  ", records.stream().map(Object::toString)
-                                    .map(s -> s.length() > 400 ? s.substring(0, 400) + "..." : s).toList()));
-                }
-                records.wait(Math.min(left, 500));
-            }
+    T await(final Predicate<T> match, final Duration timeout, final String what) {
+        try {
+            return Awaitility.await(what).atMost(timeout).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50))
+                    .until(() -> all().stream().filter(match).findFirst(), Optional::isPresent).orElseThrow();
+        } catch (final ConditionTimeoutException e) {
+            throw new AssertionError("no " + what + " within " + timeout.toSeconds() + " s; seen:\n  "
+                    + String.join("\n  ", all().stream().map(Object::toString)
+                            .map(s -> s.length() > 400 ? s.substring(0, 400) + "..." : s).toList()), e);
         }
     }
 

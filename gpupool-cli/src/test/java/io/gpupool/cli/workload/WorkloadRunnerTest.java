@@ -7,6 +7,7 @@ import io.gpupool.avro.JobRequest;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -14,6 +15,7 @@ import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /** What the runner counts as submitted: only sends the broker acknowledged (a MockProducer plays the broker). */
@@ -33,12 +35,8 @@ class WorkloadRunnerTest {
         return new MockProducer<>(false, null, new StringSerializer(), (topic, command) -> new byte[0]);
     }
 
-    private static void await(final BooleanSupplier done) throws InterruptedException {
-        final long until = System.nanoTime() + 10_000_000_000L;
-        while (!done.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("timed out").isLessThan(until);
-            Thread.sleep(5);
-        }
+    private static void await(final BooleanSupplier done) {
+        Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5)).until(done::getAsBoolean);
     }
 
     @Test

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** The child-JVM broker that {@code gpupool up} runs: first start, reuse of its data, and its parent watch. */
 class KafkaBrokerTest {
@@ -83,12 +84,10 @@ class KafkaBrokerTest {
                 .start();
         try {
             final String bootstrap = "127.0.0.1:" + prepared.ports().broker();
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            while (!KafkaBroker.answers(bootstrap, Duration.ofSeconds(2)) && System.nanoTime() < deadline) {
+            await("the broker answers").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250)).until(() -> {
                 assertThat(broker.isAlive()).as("broker JVM alive while starting").isTrue();
-                Thread.sleep(250);
-            }
-            assertThat(KafkaBroker.answers(bootstrap, Duration.ofSeconds(2))).isTrue();
+                return KafkaBroker.answers(bootstrap, Duration.ofSeconds(2));
+            });
 
             parent.destroyForcibly().waitFor();
 
@@ -146,10 +145,10 @@ class KafkaBrokerTest {
         final List<ConsumerRecord<String, String>> records = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
             consumer.subscribe(List.of(topic));
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (records.isEmpty() && System.nanoTime() < deadline) {
+            await("a record").atMost(Duration.ofSeconds(30)).pollInSameThread().pollDelay(Duration.ZERO).until(() -> {
                 consumer.poll(Duration.ofMillis(500)).forEach(records::add);
-            }
+                return !records.isEmpty();
+            });
         }
         return records;
     }

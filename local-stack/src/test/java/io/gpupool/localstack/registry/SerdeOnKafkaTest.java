@@ -51,6 +51,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Records through the serdes, the stack's registry over real HTTP and a real broker: the serdes
@@ -184,18 +185,20 @@ class SerdeOnKafkaTest {
             final TopicPartition tp = new TopicPartition(topic, 0);
             consumer.assign(List.of(tp));
             consumer.seekToBeginning(List.of(tp));
-            RecordDecodeException bad = null;
+            final List<RecordDecodeException> undecodable = new ArrayList<>();
             final List<NodeInventory> good = new ArrayList<>();
-            final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (good.isEmpty() && System.nanoTime() < deadline) {
-                try {
-                    consumer.poll(Duration.ofMillis(200)).forEach(rec -> good.add(rec.value()));
-                } catch (final RecordDeserializationException e) {
-                    bad = RecordDecodeException.locate(e);
-                    // a DLQ-aware consumer would dead-letter here; then it moves on
-                    consumer.seek(e.topicPartition(), e.offset() + 1);
-                }
-            }
+            await("a good record past the bad one").atMost(Duration.ofSeconds(30)).pollInSameThread()
+                    .pollDelay(Duration.ZERO).until(() -> {
+                        try {
+                            consumer.poll(Duration.ofMillis(200)).forEach(rec -> good.add(rec.value()));
+                        } catch (final RecordDeserializationException e) {
+                            undecodable.add(RecordDecodeException.locate(e));
+                            // a DLQ-aware consumer would dead-letter here; then it moves on
+                            consumer.seek(e.topicPartition(), e.offset() + 1);
+                        }
+                        return !good.isEmpty();
+                    });
+            final RecordDecodeException bad = undecodable.isEmpty() ? null : undecodable.get(undecodable.size() - 1);
             assertThat(bad).isNotNull();
             assertThat(bad.topic()).isEqualTo(topic);
             assertThat(bad.partition()).isEqualTo(0);
@@ -235,14 +238,7 @@ class SerdeOnKafkaTest {
     private static <T> List<ConsumerRecord<String, T>> poll(final TestStack stack, final String topic,
                                                             final String url, final Class<T> type, final int n) {
         try (KafkaConsumer<String, T> consumer = new KafkaConsumer<>(consumerConfig(stack, url, type))) {
-            consumer.subscribe(List.of(topic));
-            final List<ConsumerRecord<String, T>> out = new ArrayList<>();
-            final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (out.size() < n && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
-            }
-            assertThat(out).hasSize(n);
-            return out;
+            return read(consumer, topic, n);
         }
     }
 
@@ -252,15 +248,21 @@ class SerdeOnKafkaTest {
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p)) {
-            consumer.subscribe(List.of(topic));
-            final List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-            final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (out.size() < n && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(200)).forEach(out::add);
-            }
-            assertThat(out).hasSize(n);
-            return out;
+            return read(consumer, topic, n);
         }
+    }
+
+    /** The topic's first {@code n} records; fails if there are more by then. */
+    private static <K, V> List<ConsumerRecord<K, V>> read(final KafkaConsumer<K, V> consumer, final String topic, final int n) {
+        consumer.subscribe(List.of(topic));
+        final List<ConsumerRecord<K, V>> out = new ArrayList<>();
+        await(n + " records of " + topic).atMost(Duration.ofSeconds(30)).pollInSameThread().pollDelay(Duration.ZERO)
+                .until(() -> {
+                    consumer.poll(Duration.ofMillis(200)).forEach(out::add);
+                    return out.size() >= n;
+                });
+        assertThat(out).hasSize(n);
+        return out;
     }
 
     private static void produceRaw(final TestStack stack, final String topic, final String key, final byte[] value)

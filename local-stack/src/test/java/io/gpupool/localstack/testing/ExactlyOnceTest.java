@@ -1,6 +1,7 @@
 package io.gpupool.localstack.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,10 +55,11 @@ public class ExactlyOnceTest {
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(stack.consumerConfig(stack.uniqueName("g")),
                 new StringDeserializer(), new StringDeserializer())) {
             consumer.subscribe(List.of(topic));
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (seen.size() < 3 && System.nanoTime() < deadline) {
-                consumer.poll(Duration.ofMillis(500)).forEach(r -> seen.add(r.value()));
-            }
+            await("the committed records").atMost(Duration.ofSeconds(30)).pollInSameThread().pollDelay(Duration.ZERO)
+                    .until(() -> {
+                        consumer.poll(Duration.ofMillis(500)).forEach(r -> seen.add(r.value()));
+                        return seen.size() >= 3;
+                    });
             // One more poll: an aborted record must not show up late either.
             consumer.poll(Duration.ofMillis(500)).forEach(r -> seen.add(r.value()));
         }

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -105,10 +106,10 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
      * (a typo must not silently give a different policy).
      */
     public static EngineConfig fromSettings(final Map<String, String> settings) {
-        final Map<String, String> s = new TreeMap<>(settings);
+        final SortedMap<String, String> s = new TreeMap<>(settings);
         final EngineConfig d = defaults(s.getOrDefault("pool", "pool"));
         final Map<String, TenantConfig> tenants = new TreeMap<>();
-        final Map<String, Map<String, String>> tenantKeys = new TreeMap<>();
+        final SortedMap<String, Map<String, String>> tenantKeys = new TreeMap<>();
         for (final Map.Entry<String, String> e : s.entrySet()) {
             final String k = e.getKey();
             if (k.startsWith("tenant.")) {
@@ -124,7 +125,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
             }
         }
         for (final Map.Entry<String, Map<String, String>> t : tenantKeys.entrySet()) {
-            final Map<String, String> v = new TreeMap<>(t.getValue());
+            final SortedMap<String, String> v = new TreeMap<>(t.getValue());
             final int guaranteed = parseInt(v.remove("guaranteed-gpus"), 0, "tenant." + t.getKey() + ".guaranteed-gpus");
             final double weight = parseDouble(v.remove("weight"), 1.0, "tenant." + t.getKey() + ".weight");
             final int max = parseInt(v.remove("max-gpus"), Integer.MAX_VALUE, "tenant." + t.getKey() + ".max-gpus");

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * On the real broker, with telemetry in three partitions (three stage-1 tasks): one node of a leaf
@@ -96,15 +98,8 @@ class LeafCongestionOnStackTest {
             }
             inv.flush();
             // telemetry of a node stage 1 has no inventory for is dropped: send it once the inventory is journaled
-            final Set<String> known = new HashSet<>();
-            final long known0 = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (known.size() < 6 && System.nanoTime() < known0) {
-                for (final ConsumerRecord<String, JournalEntry> r : journal.poll(Duration.ofMillis(200))) {
-                    if (r.value().getPayload() instanceof InventoryChange c) {
-                        known.add(c.getNodeId());
-                    }
-                }
-            }
+            final Set<String> known = journaledNodes(journal, 6,
+                    p -> p instanceof InventoryChange c ? c.getNodeId() : null);
             assertThat(known).hasSize(6);
             final long now = System.currentTimeMillis();
             link.send(new ProducerRecord<>(clients.topics.telemetryLink(), null, now, busy, sending(busy, 96, now)));
@@ -113,15 +108,8 @@ class LeafCongestionOnStackTest {
             }
             link.flush();
             // the three figures are in the journal before the job is submitted
-            final Set<String> figures = new HashSet<>();
-            final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (figures.size() < 3 && System.nanoTime() < deadline) {
-                for (final ConsumerRecord<String, JournalEntry> r : journal.poll(Duration.ofMillis(200))) {
-                    if (r.value().getPayload() instanceof UplinkChange u) {
-                        figures.add(u.getNodeId());
-                    }
-                }
-            }
+            final Set<String> figures = journaledNodes(journal, 3,
+                    p -> p instanceof UplinkChange u ? u.getNodeId() : null);
             assertThat(figures).containsExactlyInAnyOrderElementsOf(leafA);
 
             final PlacementDecision gang = gangLands(jobs, clients.topics.jobs(), decisions, "gang");
@@ -142,19 +130,28 @@ class LeafCongestionOnStackTest {
                 link.send(new ProducerRecord<>(clients.topics.telemetryLink(), null, later, n, sending(n, 80, later)));
             }
             link.flush();
-            final Set<String> busier = new HashSet<>();
-            final long deadline2 = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (busier.size() < 2 && System.nanoTime() < deadline2) {
-                for (final ConsumerRecord<String, JournalEntry> r : journal.poll(Duration.ofMillis(200))) {
-                    if (r.value().getPayload() instanceof UplinkChange u && Double.valueOf(80.0)
-                            .equals(u.getUplinkUtilisationPct())) {
-                        busier.add(u.getNodeId());
-                    }
-                }
-            }
+            final Set<String> busier = journaledNodes(journal, 2, p -> p instanceof UplinkChange u
+                    && Double.valueOf(80.0).equals(u.getUplinkUtilisationPct()) ? u.getNodeId() : null);
             assertThat(busier).containsExactlyInAnyOrderElementsOf(quiet);
             assertThat(leafOf(gangLands(jobs, clients.topics.jobs(), decisions, "gang-2"))).isEqualTo("leaf-b");
         }
+    }
+
+    /** The nodes of the journal entries read next that {@code nodeOf} names (null: none), until there are {@code count}. */
+    private static Set<String> journaledNodes(final KafkaConsumer<String, JournalEntry> journal, final int count,
+                                              final Function<Object, String> nodeOf) {
+        final Set<String> nodes = new HashSet<>();
+        await(count + " nodes in the journal").atMost(Duration.ofSeconds(60)).pollInSameThread().pollDelay(Duration.ZERO)
+                .until(() -> {
+                    for (final ConsumerRecord<String, JournalEntry> r : journal.poll(Duration.ofMillis(200))) {
+                        final String node = nodeOf.apply(r.value().getPayload());
+                        if (node != null) {
+                            nodes.add(node);
+                        }
+                    }
+                    return nodes.size() >= count;
+                });
+        return nodes;
     }
 
     /** Submits a 2x8 gang that prefers one leaf and waits for its decision: PLACED, on one leaf. */

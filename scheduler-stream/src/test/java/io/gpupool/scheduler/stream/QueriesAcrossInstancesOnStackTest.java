@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Two instances of one scheduler application on the real broker share the journal's partitions.
@@ -124,24 +125,17 @@ class QueriesAcrossInstancesOnStackTest {
     }
 
     private void awaitGpus(final String url, final long gpus) throws Exception {
-        final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (get(url).at("/gpus/total").asLong() < gpus && System.nanoTime() < deadline) {
-            Thread.sleep(200);
-        }
+        await(gpus + " GPUs at " + url).atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> get(url).at("/gpus/total").asLong() >= gpus);
         assertThat(get(url).at("/gpus/total").asLong()).as(url).isEqualTo(gpus);
     }
 
     /** A 200 answer, retried while the instances are still settling (a rebalance moves the tasks). */
     private JsonNode get(final String url) throws Exception {
-        final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        HttpResponse<String> r;
-        do {
-            r = http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() == 200) {
-                return JSON.readTree(r.body());
-            }
-            Thread.sleep(500);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError(url + " -> " + r.statusCode() + " " + r.body());
+        final HttpResponse<String> r = await("200 from " + url).atMost(Duration.ofSeconds(60)).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString()),
+                        answer -> answer.statusCode() == 200);
+        return JSON.readTree(r.body());
     }
 }

@@ -1,6 +1,7 @@
 package io.gpupool.scheduler.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.JobCommand;
@@ -23,6 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -61,9 +65,9 @@ class SchedulerCrashTest {
              KafkaProducer<String, JobCommand> jobs = clients.producer();
              KafkaProducer<String, JobEvent> events = clients.producer();
              KafkaConsumer<String, PlacementDecision> decisions = clients.decisionConsumer()) {
-            ChildScheduler child = ChildScheduler.start(withStateDir(args), log);
+            final AtomicReference<ChildScheduler> child = new AtomicReference<>(ChildScheduler.start(withStateDir(args), log));
             try {
-                child.awaitReady(Duration.ofSeconds(120));
+                child.get().awaitReady(Duration.ofSeconds(120));
                 for (final String pool : List.of("pa", "pb")) {
                     for (int n = 0; n < 4; n++) {
                         final String id = pool + "-n" + n;
@@ -71,24 +75,25 @@ class SchedulerCrashTest {
                     }
                 }
                 inv.flush();
-                int sent = 0;
-                boolean killed = false;
-                final long deadline = System.nanoTime() + Duration.ofMinutes(4).toNanos();
-                while (System.nanoTime() < deadline) {
-                    if (sent < JOBS) {
-                        for (int k = 0; k < 10 && sent < JOBS; k++, sent++) {
-                            final String id = "job-" + sent;
+                final AtomicInteger sent = new AtomicInteger();
+                final AtomicBoolean killed = new AtomicBoolean();
+                // Each round sends up to ten jobs, kills the scheduler once, and answers what was decided.
+                await("every job finished; child log " + log).atMost(Duration.ofMinutes(4)).pollInSameThread().pollDelay(Duration.ZERO)
+                        .pollInterval(Duration.ofMillis(1)).until(() -> {
+                    if (sent.get() < JOBS) {
+                        for (int k = 0; k < 10 && sent.get() < JOBS; k++) {
+                            final String id = "job-" + sent.getAndIncrement();
                             final int gpus = 1 << rnd.nextInt(4);
                             jobs.send(new ProducerRecord<>(clients.topics.jobs(), id, Fixtures.submit(id,
                                     Fixtures.request(rnd.nextBoolean() ? "pa" : "pb", rnd.nextInt(6) == 0 ? 2 : 1, gpus).build())));
                         }
                         jobs.flush();
                     }
-                    if (!killed && sent >= JOBS / 3 && all.size() > 40) {
-                        child.kill(); // SIGKILL mid-stream: a transaction is open, nothing is flushed cleanly
-                        killed = true;
-                        child = ChildScheduler.start(withStateDir(args), log); // a fresh, empty state directory
-                        child.awaitReady(Duration.ofSeconds(120));
+                    if (!killed.get() && sent.get() >= JOBS / 3 && all.size() > 40) {
+                        child.get().kill(); // SIGKILL mid-stream: a transaction is open, nothing is flushed cleanly
+                        killed.set(true);
+                        child.set(ChildScheduler.start(withStateDir(args), log)); // a fresh, empty state directory
+                        child.get().awaitReady(Duration.ofSeconds(120));
                     }
                     for (final ConsumerRecord<String, PlacementDecision> r : decisions.poll(Duration.ofMillis(150))) {
                         all.add(r.value());
@@ -101,13 +106,11 @@ class SchedulerCrashTest {
                         }
                     }
                     events.flush();
-                    if (sent == JOBS && finished(byJob) == JOBS) {
-                        break;
-                    }
-                }
+                    return sent.get() == JOBS && finished(byJob) == JOBS;
+                });
                 assertThat(killed).isTrue();
             } finally {
-                child.close();
+                child.get().close();
             }
         }
 

@@ -3,6 +3,7 @@ package io.gpupool.scheduler.stream;
 import io.gpupool.scheduler.app.SchedulerApp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -122,13 +123,10 @@ class SchedulerOnStackTest {
                     "gpupool_request_to_decision_seconds_bucket", "gpupool_dlq_records_total",
                     "gpupool_journal_lag_seconds", "kafka_stream_");
             // the gauges refresh every few seconds
-            final long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-            String m2 = metrics;
-            while (!m2.contains("gpupool_gpus{") && System.nanoTime() < deadline) {
-                Thread.sleep(500);
-                m2 = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
-                        HttpResponse.BodyHandlers.ofString()).body();
-            }
+            final String m2 = await("the pool gauges").atMost(Duration.ofSeconds(15)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(500)).until(() -> http.send(HttpRequest.newBuilder(
+                            URI.create(base + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body(),
+                            m -> m.contains("gpupool_gpus{"));
             assertThat(m2).contains("gpupool_gpus{", "state=\"allocated\"", "gpupool_queue_depth{", "gpupool_fragmentation{");
             assertThat(seen.stream().filter(r -> r.value().getOutcome() == DecisionOutcome.PLACED)).hasSize(10);
         }

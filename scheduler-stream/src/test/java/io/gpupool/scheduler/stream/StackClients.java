@@ -1,5 +1,6 @@
 package io.gpupool.scheduler.stream;
 
+import static org.awaitility.Awaitility.await;
 import io.gpupool.scheduler.app.SchedulerMain;
 import io.gpupool.scheduler.journal.Codecs;
 import io.gpupool.scheduler.journal.TopicNames;
@@ -24,6 +25,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.avro.specific.SpecificRecord;
+import org.awaitility.core.ConditionTimeoutException;
 
 /** Producers, consumers and a per-test topic catalog on the shared local stack. */
 final class StackClients {
@@ -82,9 +84,13 @@ final class StackClients {
     static <K, V> List<ConsumerRecord<K, V>> pollUntil(final KafkaConsumer<K, V> c, final List<ConsumerRecord<K, V>> seen,
                                                        final Predicate<List<ConsumerRecord<K, V>>> done,
                                                        final Duration timeout) {
-        final long deadline = System.nanoTime() + timeout.toNanos();
-        while (!done.test(seen) && System.nanoTime() < deadline) {
-            c.poll(Duration.ofMillis(200)).forEach(seen::add);
+        try {
+            await("records").atMost(timeout).pollInSameThread().pollDelay(Duration.ZERO).until(() -> {
+                c.poll(Duration.ofMillis(200)).forEach(seen::add);
+                return done.test(seen);
+            });
+        } catch (final ConditionTimeoutException notAll) {
+            // the caller asserts on what was read, with its own message
         }
         return seen;
     }

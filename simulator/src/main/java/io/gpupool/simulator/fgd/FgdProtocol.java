@@ -1,7 +1,7 @@
 package io.gpupool.simulator.fgd;
 
 import io.gpupool.simulator.pool.PoolFactory;
-import io.gpupool.simulator.report.ProgressBar;
+import io.gpupool.simulator.progress.ProgressBar;
 import io.gpupool.simulator.trace.OpenbNode;
 import io.gpupool.simulator.trace.OpenbPod;
 

@@ -1,7 +1,7 @@
 package io.gpupool.simulator.philly;
 
 import io.gpupool.simulator.pool.PoolFactory;
-import io.gpupool.simulator.report.ProgressBar;
+import io.gpupool.simulator.progress.ProgressBar;
 import io.gpupool.simulator.trace.PhillyJob;
 
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.gpupool.simulator.fgd;
 
 import io.gpupool.simulator.TestTraces;
 import io.gpupool.simulator.pool.EnginePool;
-import io.gpupool.simulator.report.ProgressBar;
+import io.gpupool.simulator.progress.ProgressBar;
 import io.gpupool.simulator.trace.OpenbNode;
 import io.gpupool.simulator.trace.OpenbNodeReader;
 import io.gpupool.simulator.trace.OpenbPod;

@@ -7,7 +7,7 @@ import io.gpupool.simulator.pool.PoolOutcome;
 import io.gpupool.simulator.pool.SimJob;
 import io.gpupool.simulator.pool.SimNode;
 import io.gpupool.simulator.pool.SimulatedPool;
-import io.gpupool.simulator.report.ProgressBar;
+import io.gpupool.simulator.progress.ProgressBar;
 import io.gpupool.simulator.trace.PhillyJob;
 import io.gpupool.simulator.trace.PhillyTraceReader;
 import org.junit.jupiter.api.Test;

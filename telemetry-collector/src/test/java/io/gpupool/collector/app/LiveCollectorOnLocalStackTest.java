@@ -1,6 +1,7 @@
 package io.gpupool.collector.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.gpupool.avro.GpuSamples;
 import io.gpupool.avro.LinkSamples;
@@ -86,12 +87,13 @@ class LiveCollectorOnLocalStackTest {
         try (KafkaConsumer<String, T> consumer = new KafkaConsumer<>(stack.consumerConfig(stack.uniqueName("reader")),
                 new StringDeserializer(), values)) {
             consumer.subscribe(Set.of(topic));
-            final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (out.size() < atLeast && System.nanoTime() < deadline) {
-                for (final ConsumerRecord<String, T> r : consumer.poll(Duration.ofMillis(300))) {
-                    out.add(r.value());
-                }
-            }
+            await(atLeast + " records of " + topic).atMost(Duration.ofSeconds(60)).pollInSameThread()
+                    .pollDelay(Duration.ZERO).until(() -> {
+                        for (final ConsumerRecord<String, T> r : consumer.poll(Duration.ofMillis(300))) {
+                            out.add(r.value());
+                        }
+                        return out.size() >= atLeast;
+                    });
         }
         assertThat(out).hasSizeGreaterThanOrEqualTo(atLeast);
         return out;

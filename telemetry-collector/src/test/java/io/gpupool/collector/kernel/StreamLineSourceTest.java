@@ -1,6 +1,7 @@
 package io.gpupool.collector.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
@@ -8,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class StreamLineSourceTest {
@@ -24,12 +24,7 @@ class StreamLineSourceTest {
                 + "3,902,6000000,-;NVRM: Xid (PCI:0000:9b:00): 119, pid=2, name=y, new\n").getBytes(StandardCharsets.UTF_8));
         out.flush();
         final List<XidEvent> seen = new ArrayList<>();
-        final long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (seen.isEmpty() && System.nanoTime() < deadline) {
-            final Map<String, List<XidEvent>> drained = monitor.drain();
-            drained.values().forEach(seen::addAll);
-            Thread.sleep(20);
-        }
+        awaitXids(monitor, seen);
         assertThat(seen).extracting(XidEvent::xid).containsExactly(119);
         out.close();
         monitor.close();
@@ -41,16 +36,20 @@ class StreamLineSourceTest {
         try (XidMonitor monitor = new XidMonitor(StreamLineSource.process(List.of("sh", "-c",
                 "echo 'Feb 23 16:24:18 gpu7 kernel: NVRM: Xid (PCI:0000:9b:00): 13, pid=77, name=python, Graphics Exception'")))) {
             final List<XidEvent> seen = new ArrayList<>();
-            final long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-            while (seen.isEmpty() && System.nanoTime() < deadline) {
-                monitor.drain().values().forEach(seen::addAll);
-                Thread.sleep(20);
-            }
+            awaitXids(monitor, seen);
             assertThat(seen).singleElement().satisfies(e -> {
                 assertThat(e.xid()).isEqualTo(13);
                 assertThat(e.pid()).isEqualTo(77L);
                 assertThat(e.pciBusId()).isEqualTo("0000:9b:00.0");
             });
         }
+    }
+
+    /** Drains the monitor into {@code seen} until it has an Xid. */
+    private static void awaitXids(final XidMonitor monitor, final List<XidEvent> seen) {
+        await("an Xid").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20)).until(() -> {
+            monitor.drain().values().forEach(seen::addAll);
+            return !seen.isEmpty();
+        });
     }
 }

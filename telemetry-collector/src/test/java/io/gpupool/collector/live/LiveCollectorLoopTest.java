@@ -75,7 +75,7 @@ class LiveCollectorLoopTest {
             final Path xmit = sysfs.resolve("mlx5_0/ports/1/counters/port_xmit_data");
             Files.writeString(xmit, (Long.parseLong(Files.readString(xmit).trim()) + 250_000_000L) + "\n");
             clock.advance(Duration.ofSeconds(1));
-            Thread.sleep(20); // sysfs reads are timed with the monotonic clock
+            Thread.sleep(20); // kept: a rate divides by System.nanoTime() elapsed, which the injected clock does not move
             loop.pollOnce();
             assertThat(sink.inventories).as("unchanged inventory is not republished").hasSize(1);
             final GpuSample gpu1 = sink.gpus.get(1).getGpus().get(1);

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The simulated fleet publishes through the real publisher to the local stack (a real KRaft
@@ -81,13 +82,14 @@ class FleetPublishesToLocalStackTest {
         try (KafkaConsumer<String, T> consumer = new KafkaConsumer<>(stack.consumerConfig(stack.uniqueName("reader")),
                 new StringDeserializer(), values)) {
             consumer.subscribe(Set.of(topic));
-            final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (out.size() < expected && System.nanoTime() < deadline) {
-                for (final ConsumerRecord<String, T> r : consumer.poll(Duration.ofMillis(500))) {
-                    assertThat(r.key()).isNotBlank();
-                    out.add(r.value());
-                }
-            }
+            await(expected + " records of " + topic).atMost(Duration.ofSeconds(60)).pollInSameThread()
+                    .pollDelay(Duration.ZERO).until(() -> {
+                        for (final ConsumerRecord<String, T> r : consumer.poll(Duration.ofMillis(500))) {
+                            assertThat(r.key()).isNotBlank();
+                            out.add(r.value());
+                        }
+                        return out.size() >= expected;
+                    });
         }
         assertThat(out).hasSize(expected);
         return out;

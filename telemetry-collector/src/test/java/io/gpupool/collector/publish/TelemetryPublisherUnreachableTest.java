@@ -18,6 +18,7 @@ import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** A real producer pointed at a port where no broker listens: the buffer holds, then drops the oldest, counted. */
 class TelemetryPublisherUnreachableTest {
@@ -36,7 +37,7 @@ class TelemetryPublisherUnreachableTest {
                 new KafkaProducer<>(p, new StringSerializer(), values), PublisherTopics.defaults(), 10)) {
             final SimulatedFleet fleet = new SimulatedFleet(FleetSpec.small(1), new BusyGpus(), new FleetFaults());
             fleet.tick(Instant.now(), 1000, publisher); // 16 inventories + 32 samples
-            Thread.sleep(300);
+            await("the overflow dropped").atMost(Duration.ofSeconds(5)).until(() -> publisher.stats().dropped() >= 21);
             final PublisherStats stats = publisher.stats();
             assertThat(stats.sent()).isZero();
             // 32 samples into 10 places (one may be in the sender's hands): at least 21 dropped, and counted

@@ -1,6 +1,7 @@
 package io.gpupool.collector.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.gpupool.avro.GpuSamples;
 import io.gpupool.avro.LinkSamples;
@@ -25,7 +26,7 @@ class FleetRunnerTest {
             @Override
             public void publishGpu(final GpuSamples record) {
                 if (gpuRecords.incrementAndGet() == 1) {
-                    sleep(350);
+                    sleep(350); // the behaviour under test: one tick that stalls for three and a half intervals
                 }
             }
 
@@ -36,12 +37,13 @@ class FleetRunnerTest {
         final SimulatedFleet fleet = new SimulatedFleet(new FleetSpec("p", 1, 1, 1, 1, 1, 0, 1), new BusyGpus(), new FleetFaults());
         final FleetRunner runner = new FleetRunner(fleet, stalling, Duration.ofMillis(100), Clock.systemUTC());
         runner.start();
-        Thread.sleep(620);
+        await("the stalled tick and two after it").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
+                .until(() -> runner.lateTicks() == 1 && runner.ticks() >= 3);
         runner.close();
         assertThat(runner.lateTicks()).isEqualTo(1);
+        // the intervals the stalled tick overran are skipped, not run afterwards in a burst
         assertThat(runner.skippedTicks()).isBetween(3L, 4L);
-        // ~620 ms: the stalled tick, then one tick per 100 ms from the next boundary; never a burst of 4
-        assertThat(runner.ticks()).isBetween(3L, 5L);
+        assertThat(runner.ticks()).isGreaterThanOrEqualTo(3L);
         assertThat(runner.maxTick()).isGreaterThanOrEqualTo(Duration.ofMillis(350));
     }
 

@@ -1,4 +1,4 @@
-package io.gpupool.simulator.report;
+package io.gpupool.simulator.progress;
 
 import java.io.PrintStream;
 import java.util.concurrent.atomic.AtomicLong;
