@@ -6,14 +6,17 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /** Serves a Prometheus registry at GET /metrics on the JDK's own HTTP server (collectors, sinks). */
 public final class MetricsServer implements AutoCloseable {
     private final HttpServer server;
+    private final ExecutorService executor;
 
-    private MetricsServer(final HttpServer server) {
+    private MetricsServer(final HttpServer server, final ExecutorService executor) {
         this.server = server;
+        this.executor = executor;
     }
 
     /** Starts on host:port (port 0: any free port). */
@@ -35,13 +38,14 @@ public final class MetricsServer implements AutoCloseable {
             }
         });
         // a daemon thread: an open endpoint never keeps a stopping process alive
-        server.setExecutor(Executors.newSingleThreadExecutor(r -> {
+        final ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
             final Thread t = new Thread(r, "metrics-http");
             t.setDaemon(true);
             return t;
-        }));
+        });
+        server.setExecutor(executor);
         server.start();
-        return new MetricsServer(server);
+        return new MetricsServer(server, executor);
     }
 
     public int port() {
@@ -51,5 +55,8 @@ public final class MetricsServer implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+        // HttpServer.stop leaves a caller-supplied executor running: a process that opens and closes
+        // endpoints (tests, restarts) would collect idle threads
+        executor.shutdownNow();
     }
 }

@@ -2,6 +2,7 @@ package io.gpupool.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -83,6 +84,20 @@ class MetricsServerTest {
         try (ServerSocket again = new ServerSocket(port, 1, InetAddress.getByName("127.0.0.1"))) {
             assertThat(again.getLocalPort()).isEqualTo(port);
         }
+    }
+
+    @Test
+    void closeEndsTheEndpointsThread() throws Exception {
+        get("/metrics"); // the executor's thread exists once it served a request
+        assertThat(metricsThreads()).isPositive();
+        server.close();
+        server = null;
+        await().atMost(Duration.ofSeconds(10)).until(() -> metricsThreads() == 0);
+    }
+
+    private static long metricsThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().equals("metrics-http")).count();
     }
 
     private URI url(final String path) {
