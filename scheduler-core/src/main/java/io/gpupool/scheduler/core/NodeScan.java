@@ -55,14 +55,18 @@ final class NodeScan {
 
     /** The walk's next node, or null when it is done. */
     NodeState next() {
+        // locals, not fields, in the loop: this is the engine's hot path
+        final int[] members = group.members;
+        final JobSpec j = job;
+        final boolean multiNode = gang;
         for (; bucket <= lastBucket; bucket++, position = -1) {
             if (counts[bucket] == 0) {
                 continue;
             }
             final long[] bits = buckets[bucket];
             for (int p = CapacityIndex.next(bits, position + 1); p >= 0; p = CapacityIndex.next(bits, p + 1)) {
-                final NodeState n = st.node(group.members[p]);
-                if (fits(n, job, gang)) {
+                final NodeState n = st.node(members[p]);
+                if (fits(n, j, multiNode)) {
                     position = p;
                     return n;
                 }
