@@ -46,6 +46,9 @@ final class BestFitPlacement implements PlacementPolicy {
                     continue;
                 }
                 for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
+                    if (g.allCount[b] == 0) {
+                        continue; // most leaves hold no node of this bucket: skip them without a call into the walk
+                    }
                     for (NodeState n = scan.first(g, b, b, false, job); n != null; n = scan.next()) {
                         if (!weighted) {
                             return GpuChoice.wholeOn(m, n, k, b - k);

@@ -41,14 +41,23 @@ final class NodeScan {
      */
     NodeState first(final CapacityIndex.Group g, final int from, final int to, final boolean gangOnly,
                     final JobSpec forJob) {
+        final int[] c = gangOnly ? g.gangCount : g.allCount;
+        // buckets above the group's largest node are always empty
+        final int last = Math.min(to, g.maxGpus);
+        int b = from;
+        while (b <= last && c[b] == 0) {
+            b++;
+        }
+        if (b > last) {
+            return null; // most groups have no node in the range: answer before setting up a walk
+        }
         group = g;
         buckets = gangOnly ? g.gang : g.all;
-        counts = gangOnly ? g.gangCount : g.allCount;
+        counts = c;
         job = forJob;
         gang = gangOnly;
-        bucket = from;
-        // buckets above the group's largest node are always empty
-        lastBucket = Math.min(to, g.maxGpus);
+        bucket = b;
+        lastBucket = last;
         position = -1;
         return next();
     }
