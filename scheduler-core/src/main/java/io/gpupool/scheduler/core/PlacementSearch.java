@@ -9,19 +9,22 @@ import java.util.List;
 /**
  * Finds where a job fits now: filter (health, model, capacity, CPU/memory, network, link state)
  * through the capacity index, then rank by the scoring policy. Reads the pool state, never changes it.
+ * What is the same for every policy lives here: the models a job may use, the walk for a share of
+ * one GPU, and a gang's topology scopes (leaf, spine, pool); the {@link PlacementPolicy} chosen from
+ * the config's {@link ScoringPolicy} scores and orders at each point where the policies differ.
  */
 final class PlacementSearch {
     private final PoolState st;
-    private final EngineConfig cfg;
-    private final ModelStats stats;
-    private final int[] freeBefore = new int[NodeSpec.MAX_GPUS_PER_NODE];
-    private final int[] freeAfter = new int[NodeSpec.MAX_GPUS_PER_NODE];
+    private final NodeScan scan;
+    private final PlacementPolicy policy;
+    private final ShareBest shareBest = new ShareBest();
 
     PlacementSearch(final PoolState st, final EngineConfig cfg, final ModelStats stats) {
         this.st = st;
-        this.cfg = cfg;
-        this.stats = stats;
+        this.scan = new NodeScan(st);
+        this.policy = PlacementPolicy.of(st, cfg, stats, scan);
     }
+
 
     /** Model indices the job may use, in model order (never null; may be empty). */
     int[] models(final JobSpec job) {
@@ -57,7 +60,7 @@ final class PlacementSearch {
             return share(job, models);
         }
         if (job.nodes() == 1) {
-            return single(job, models, job.gpusPerNode());
+            return policy.single(job, models, job.gpusPerNode());
         }
         for (final GangScope scope : scopes(job)) {
             final Candidate c = gang(job, models, scope);
@@ -82,255 +85,40 @@ final class PlacementSearch {
         return s;
     }
 
-    boolean fits(final NodeState n, final JobSpec job, final boolean multiNode) {
-        if (n.cpuFree < job.cpuMilliPerNode() || n.memFree < job.memoryMibPerNode()) {
-            return false;
-        }
-        return job.network().satisfiedBy(n.infiniband, n.roce) && (!multiNode || n.linkOk());
-    }
-
-    // ---- single node, whole GPUs (or CPU only) ----
-
-    private Candidate single(final JobSpec job, final int[] models, final int k) {
-        return switch (cfg.policy()) {
-            case FIRST_FIT -> singleFirstFit(job, models, k);
-            case BEST_FIT -> cfg.bestFitCpuWeight() > 0 ? singleWeightedBestFit(job, models, k) : singleBestFit(job, models, k);
-            case FGD -> singleFgd(job, models, k);
-            case RANDOM -> singleRandom(job, models, k);
-        };
-    }
-
-    // ---- seeded draws: a hash of seed, job and node, so that no random state needs a snapshot ----
-
-    /** The job's seeded draw for node {@code slot}: uniform over longs, the same on every replay. */
-    long draw(final JobSpec job, final int slot) {
-        return mix(mix(cfg.seed() ^ mix(job.jobId().hashCode())) + slot);
-    }
-
-    /** Tie-breaker between equally scored nodes: pool order, or a seeded draw with random-ties. */
-    private long tie(final JobSpec job, final int slot) {
-        return cfg.randomTies() ? draw(job, slot) : slot;
-    }
-
-    /** SplitMix64's finaliser. */
-    static long mix(final long x) {
-        long z = x + 0x9E3779B97F4A7C15L;
-        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-        return z ^ (z >>> 31);
-    }
-
-    /** Random: the fitting node with the smallest draw, i.e. one drawn uniformly among all that fit. */
-    private Candidate singleRandom(final JobSpec job, final int[] models, final int k) {
-        NodeState best = null;
-        int bestModel = -1;
-        long bestDraw = Long.MAX_VALUE;
-        for (final int m : models) {
-            for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
-                for (int b = k; b <= g.maxGpus; b++) {
-                    if (g.allCount[b] == 0) {
-                        continue;
-                    }
-                    final long[] bits = g.all[b];
-                    for (int p = CapacityIndex.next(bits, 0); p >= 0; p = CapacityIndex.next(bits, p + 1)) {
-                        final NodeState n = st.node(g.members[p]);
-                        if (!fits(n, job, false)) {
-                            continue;
-                        }
-                        final long d = draw(job, n.slot);
-                        if (best == null || Long.compareUnsigned(d, bestDraw) < 0) {
-                            best = n;
-                            bestModel = m;
-                            bestDraw = d;
-                        }
-                    }
-                }
-            }
-        }
-        return best == null ? null : wholeOn(bestModel, best, k, 0, GangScope.NODE);
-    }
-
-    private Candidate singleFirstFit(final JobSpec job, final int[] models, final int k) {
-        for (final int m : models) {
-            for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
-                // lowest member position over the buckets that hold k or more free GPUs
-                int from = 0;
-                while (true) {
-                    int p = -1;
-                    for (int b = k; b <= g.maxGpus; b++) {
-                        if (g.allCount[b] > 0) {
-                            final int q = CapacityIndex.next(g.all[b], from);
-                            if (q >= 0 && (p < 0 || q < p)) {
-                                p = q;
-                            }
-                        }
-                    }
-                    if (p < 0) {
-                        break;
-                    }
-                    final NodeState n = st.node(g.members[p]);
-                    if (fits(n, job, false)) {
-                        return wholeOn(m, n, k, 0, GangScope.NODE);
-                    }
-                    from = p + 1;
-                }
-            }
-        }
-        return null;
-    }
-
-    private Candidate singleBestFit(final JobSpec job, final int[] models, final int k) {
-        for (int b = k; b <= NodeSpec.MAX_GPUS_PER_NODE; b++) {
-            for (final int m : models) {
-                if (st.index.modelCount(m, b) == 0) {
-                    continue;
-                }
-                for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
-                    if (g.allCount[b] == 0) {
-                        continue;
-                    }
-                    final long[] bits = g.all[b];
-                    for (int p = CapacityIndex.next(bits, 0); p >= 0; p = CapacityIndex.next(bits, p + 1)) {
-                        final NodeState n = st.node(g.members[p]);
-                        if (fits(n, job, false)) {
-                            return wholeOn(m, n, k, b - k, GangScope.NODE);
-                        }
-                    }
-                }
-            }
-        }
-        return null;
-    }
-
-    /**
-     * Best-fit over CPU and GPU: least weighted capacity left after placement. Nodes in bucket b keep at
-     * least (b - k) free GPUs, so buckets are visited in order and the walk stops once no node in
-     * the next bucket can beat the best score.
-     */
-    private Candidate singleWeightedBestFit(final JobSpec job, final int[] models, final int k) {
-        final ModelStats s = stats.current(st);
-        NodeState best = null;
-        int bestModel = -1;
-        long bestScore = Long.MAX_VALUE;
-        long bestTie = Long.MAX_VALUE;
-        for (int b = k; b <= NodeSpec.MAX_GPUS_PER_NODE; b++) {
-            if (bestFitKey(gpuTerm((b - k) * 1000L, s)) > bestScore) {
-                break;
-            }
-            for (final int m : models) {
-                if (st.index.modelCount(m, b) == 0) {
-                    continue;
-                }
-                for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
-                    final long[] bits = g.all[b];
-                    for (int p = CapacityIndex.next(bits, 0); p >= 0; p = CapacityIndex.next(bits, p + 1)) {
-                        final NodeState n = st.node(g.members[p]);
-                        if (!fits(n, job, false)) {
-                            continue;
-                        }
-                        final long score = bestFitKey(weightedLeft(n, job.cpuMilliPerNode(), n.freeMilliHealthy() - k * 1000L, s));
-                        final long t = tie(job, n.slot);
-                        if (score < bestScore || (score == bestScore && t < bestTie)) {
-                            best = n;
-                            bestModel = m;
-                            bestScore = score;
-                            bestTie = t;
-                        }
-                    }
-                }
-            }
-        }
-        return best == null ? null : wholeOn(bestModel, best, k, bestScore, GangScope.NODE);
-    }
-
-    /**
-     * The weighted best-fit score as FGD's BestFit plugin has it: the share of the largest node left
-     * free after placement, as an integer score 0..100 (higher better); returned negated, lower better.
-     */
-    static long bestFitKey(final double left) {
-        return -(long) ((1.0 - left) * 100);
-    }
-
-    private double gpuTerm(final long milliLeft, final ModelStats s) {
-        return (1 - cfg.bestFitCpuWeight()) * milliLeft / Math.max(1.0, s.maxGpuMilliAll);
-    }
-
-    private double weightedLeft(final NodeState n, final long cpu, final long milliLeft, final ModelStats s) {
-        return cfg.bestFitCpuWeight() * (n.cpuFree - cpu) / Math.max(1.0, s.maxCpuAll) + gpuTerm(milliLeft, s);
-    }
-
-    private Candidate singleFgd(final JobSpec job, final int[] models, final int k) {
-        NodeState best = null;
-        int bestModel = -1;
-        long bestDelta = Long.MAX_VALUE;
-        int bestLeft = Integer.MAX_VALUE;
-        long bestTie = Long.MAX_VALUE;
-        int[] bestGpus = null;
-        for (final int m : models) {
-            for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
-                for (int b = k; b <= g.maxGpus; b++) {
-                    if (g.allCount[b] == 0) {
-                        continue;
-                    }
-                    final long[] bits = g.all[b];
-                    for (int p = CapacityIndex.next(bits, 0); p >= 0; p = CapacityIndex.next(bits, p + 1)) {
-                        final NodeState n = st.node(g.members[p]);
-                        if (!fits(n, job, false)) {
-                            continue;
-                        }
-                        final int[] gpus = chooseWhole(n, k);
-                        final long d = fgdKey(deltaWhole(n, gpus, job.cpuMilliPerNode()), k * 1000L);
-                        final long t = tie(job, n.slot);
-                        final int left = b - k; // equal growth: the node left with fewer free GPUs keeps the others whole
-                        if (d < bestDelta || (d == bestDelta && (left < bestLeft
-                                || (left == bestLeft && (n.cpuFree < best.cpuFree
-                                || (n.cpuFree == best.cpuFree && t < bestTie)))))) {
-                            best = n;
-                            bestModel = m;
-                            bestDelta = d;
-                            bestLeft = left;
-                            bestGpus = gpus;
-                            bestTie = t;
-                        }
-                    }
-                }
-            }
-        }
-        return best == null ? null
-                : new Candidate(bestModel, new int[] {best.slot}, new int[][] {bestGpus}, 1000, bestDelta, GangScope.NODE);
-    }
-
-    private Candidate wholeOn(final int m, final NodeState n, final int k, final double score, final GangScope s) {
-        return new Candidate(m, new int[] {n.slot}, new int[][] {chooseWhole(n, k)}, 1000, score, s);
-    }
-
     // ---- a share of one GPU ----
 
+    /** The best (node, GPU) for a share seen so far in one walk; reused, so that a walk allocates nothing. */
+    private static final class ShareBest {
+        NodeState node;
+        int gpu;
+        int model;
+        long key;
+        long tie;
+
+        void reset() {
+            node = null;
+            gpu = -1;
+            model = -1;
+            key = Long.MAX_VALUE;
+            tie = Long.MAX_VALUE;
+        }
+    }
+
+    /** Shared GPUs already in use first, then whole free GPUs, bucket by bucket. */
     private Candidate share(final JobSpec job, final int[] models) {
         final int milli = job.gpuMilli();
-        NodeState best = null;
-        int bestGpu = -1;
-        int bestModel = -1;
-        long bestKey = Long.MAX_VALUE;
-        long bestTie = Long.MAX_VALUE;
+        final ShareBest best = shareBest;
+        best.reset();
         for (final int m : models) {
             final BitSet room = st.sharedRoom(m);
             for (int s = room.nextSetBit(0); s >= 0; s = room.nextSetBit(s + 1)) {
                 final NodeState n = st.node(s);
-                if (!fits(n, job, false)) {
+                if (!NodeScan.fits(n, job, false)) {
                     continue;
                 }
                 for (int g = 0; g < n.gpuCount; g++) {
                     if (n.shared[g] && n.usedMilli[g] > 0 && shareFits(n, g, job)) {
-                        final long key = shareKey(n, g, job);
-                        final long tie = shareTie(job, n, 1000 - n.usedMilli[g], g);
-                        if (key < bestKey || (key == bestKey && tie < bestTie)) {
-                            best = n;
-                            bestGpu = g;
-                            bestModel = m;
-                            bestKey = key;
-                            bestTie = tie;
-                        }
+                        offerShare(job, m, n, g, 1000 - n.usedMilli[g]);
                     }
                 }
             }
@@ -339,68 +127,37 @@ final class PlacementSearch {
                     if (grp.allCount[b] == 0) {
                         continue;
                     }
-                    if (cfg.policy() == ScoringPolicy.BEST_FIT && cfg.bestFitCpuWeight() == 0 && (long) b * 1000 - milli > bestKey) {
+                    if (policy.shareOutOfReach(b, milli, best.key)) {
                         break;
                     }
-                    final long[] bits = grp.all[b];
-                    for (int p = CapacityIndex.next(bits, 0); p >= 0; p = CapacityIndex.next(bits, p + 1)) {
-                        final NodeState n = st.node(grp.members[p]);
-                        if (!fits(n, job, false)) {
-                            continue;
-                        }
+                    for (NodeState n = scan.first(grp, b, b, false, job); n != null; n = scan.next()) {
                         final int g = firstFreeWholeFor(n, job);
                         if (g < 0) {
                             continue;
                         }
-                        final long key = shareKey(n, g, job);
-                        final long tie = shareTie(job, n, 1000, g);
-                        if (key < bestKey || (key == bestKey && tie < bestTie)) {
-                            best = n;
-                            bestGpu = g;
-                            bestModel = m;
-                            bestKey = key;
-                            bestTie = tie;
-                        }
-                        if (cfg.policy() == ScoringPolicy.FIRST_FIT) {
+                        offerShare(job, m, n, g, 1000);
+                        if (policy.oneSharePerBucket()) {
                             break;
                         }
                     }
                 }
             }
         }
-        return best == null ? null : new Candidate(bestModel, new int[] {best.slot}, new int[][] {{bestGpu}},
-                milli, bestKey, GangScope.NODE);
+        return best.node == null ? null : new Candidate(best.model, new int[] {best.node.slot}, new int[][] {{best.gpu}},
+                milli, best.key, GangScope.NODE);
     }
 
-    /**
-     * Between equally scored (node, GPU) choices for a share: the fuller GPU (as FGD's BestFit picks
-     * the GPU), then pool order, or with random-ties a seeded draw. The random policy draws the GPU too.
-     */
-    private long shareTie(final JobSpec job, final NodeState n, final int gpuFree, final int g) {
-        if (cfg.policy() == ScoringPolicy.RANDOM) {
-            return draw(job, n.slot * NodeSpec.MAX_GPUS_PER_NODE + g) >>> 1;
+    private void offerShare(final JobSpec job, final int m, final NodeState n, final int g, final int gpuFree) {
+        final long key = policy.shareKey(n, g, job);
+        final long tie = policy.shareTie(job, n, gpuFree, g);
+        final ShareBest best = shareBest;
+        if (key < best.key || (key == best.key && tie < best.tie)) {
+            best.node = n;
+            best.gpu = g;
+            best.model = m;
+            best.key = key;
+            best.tie = tie;
         }
-        if (cfg.randomTies()) {
-            return ((long) gpuFree << 52) | (draw(job, n.slot) >>> 12); // the fuller GPU, then a draw
-        }
-        return ((long) gpuFree << 32) | n.slot;
-    }
-
-    /** Lower is better: first-fit = slot; best-fit = node free milli after; fgd = fragmentation growth. */
-    private long shareKey(final NodeState n, final int g, final JobSpec job) {
-        return switch (cfg.policy()) {
-            case FIRST_FIT -> n.slot;
-            case BEST_FIT -> cfg.bestFitCpuWeight() > 0
-                    ? bestFitKey(weightedLeft(n, job.cpuMilliPerNode(), n.freeMilliHealthy() - job.gpuMilli(), stats.current(st)))
-                    : n.freeMilliHealthy() - job.gpuMilli();
-            case RANDOM -> draw(job, n.slot) >>> 1;
-            case FGD -> {
-                Fragmentation.freeOf(n, freeBefore);
-                System.arraycopy(freeBefore, 0, freeAfter, 0, n.gpuCount);
-                freeAfter[g] -= job.gpuMilli();
-                yield fgdKey(delta(n, job.cpuMilliPerNode()), job.gpuMilli());
-            }
-        };
     }
 
     private boolean shareFits(final NodeState n, final int g, final JobSpec job) {
@@ -428,7 +185,7 @@ final class PlacementSearch {
             final Candidate c = switch (scope) {
                 case NODE, LEAF -> gangOnLeaf(job, m);
                 case SPINE -> gangOnSpine(job, m);
-                case POOL -> pick(job, m, byEligibleDesc(st.index.groupsOf(m), job.gpusPerNode()), GangScope.POOL);
+                case POOL -> policy.gang(job, m, byEligibleDesc(st.index.groupsOf(m), job.gpusPerNode()), GangScope.POOL);
             };
             if (c != null && (best == null || c.score < best.score)) {
                 best = c;
@@ -452,7 +209,7 @@ final class PlacementSearch {
             return null;
         }
         // the best leaf nearly always holds the gang; CPU, memory or network can still refuse it
-        final Candidate first = pick(job, m, List.of(groups.get(best)), GangScope.LEAF);
+        final Candidate first = policy.gang(job, m, List.of(groups.get(best)), GangScope.LEAF);
         if (first != null) {
             return first;
         }
@@ -464,7 +221,7 @@ final class PlacementSearch {
         }
         order.sort((a, b) -> leafBefore(groups, eligible, a, b) ? -1 : leafBefore(groups, eligible, b, a) ? 1 : 0);
         for (final int i : order) {
-            final Candidate c = pick(job, m, List.of(groups.get(i)), GangScope.LEAF);
+            final Candidate c = policy.gang(job, m, List.of(groups.get(i)), GangScope.LEAF);
             if (c != null) {
                 return c;
             }
@@ -473,11 +230,11 @@ final class PlacementSearch {
     }
 
     /**
-     * Leaf order for gangs. First-fit: fabric order. Otherwise pack: uncongested uplinks first, then
-     * the leaf with the fewest fitting nodes, then fabric order.
+     * Leaf order for gangs. A policy that does not pack (first-fit): fabric order. Otherwise pack:
+     * uncongested uplinks first, then the leaf with the fewest fitting nodes, then fabric order.
      */
     private boolean leafBefore(final List<CapacityIndex.Group> groups, final int[] eligible, final int a, final int b) {
-        if (cfg.policy() != ScoringPolicy.FIRST_FIT) {
+        if (policy.packsGangs()) {
             final boolean ca = st.leafCongested.get(groups.get(a).leaf);
             final boolean cb = st.leafCongested.get(groups.get(b).leaf);
             if (ca != cb) {
@@ -503,7 +260,7 @@ final class PlacementSearch {
                 order.add(s);
             }
         }
-        if (cfg.policy() != ScoringPolicy.FIRST_FIT) {
+        if (policy.packsGangs()) {
             order.sort(Comparator.<Integer>comparingInt(s -> eligible[s]).thenComparingInt(s -> s));
         }
         for (final int s : order) {
@@ -513,7 +270,7 @@ final class PlacementSearch {
                     gs.add(g);
                 }
             }
-            final Candidate c = pick(job, m, byEligibleDesc(gs, k), GangScope.SPINE);
+            final Candidate c = policy.gang(job, m, byEligibleDesc(gs, k), GangScope.SPINE);
             if (c != null) {
                 return c;
             }
@@ -526,193 +283,5 @@ final class PlacementSearch {
         final List<CapacityIndex.Group> out = new ArrayList<>(gs);
         out.sort(Comparator.<CapacityIndex.Group>comparingInt(g -> -g.countAtLeast(k, true)).thenComparingInt(g -> g.leaf));
         return out;
-    }
-
-    /** Picks the gang's nodes from the given leaves (in that order); null when they cannot hold it. */
-    private Candidate pick(final JobSpec job, final int m, final List<CapacityIndex.Group> groups,
-                           final GangScope scope) {
-        final int k = job.gpusPerNode();
-        final int want = job.nodes();
-        final int[] slots = new int[want];
-        int got = 0;
-        double score = 0;
-        if (cfg.policy() == ScoringPolicy.FGD) {
-            final List<long[]> all = new ArrayList<>();
-            for (final CapacityIndex.Group g : groups) {
-                for (int b = k; b <= g.maxGpus; b++) {
-                    final long[] bits = g.gang[b];
-                    for (int p = CapacityIndex.next(bits, 0); p >= 0; p = CapacityIndex.next(bits, p + 1)) {
-                        final NodeState n = st.node(g.members[p]);
-                        if (fits(n, job, true)) {
-                            all.add(new long[] {deltaWhole(n, chooseWhole(n, k), job.cpuMilliPerNode()), b, n.slot});
-                        }
-                    }
-                }
-            }
-            if (all.size() < want) {
-                return null;
-            }
-            all.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : a[1] != b[1] ? Long.compare(a[1], b[1])
-                    : Long.compare(a[2], b[2]));
-            for (int i = 0; i < want; i++) {
-                slots[i] = (int) all.get(i)[2];
-                score += all.get(i)[0];
-            }
-            got = want;
-        } else {
-            outer:
-            for (final CapacityIndex.Group g : groups) {
-                if (cfg.policy() == ScoringPolicy.FIRST_FIT) {
-                    for (int p = 0; p < g.members.length; p++) {
-                        final NodeState n = st.node(g.members[p]);
-                        if (n.freeWhole >= k && fits(n, job, true)) {
-                            slots[got++] = n.slot;
-                            if (got == want) {
-                                break outer;
-                            }
-                        }
-                    }
-                } else {
-                    for (int b = k; b <= g.maxGpus; b++) {
-                        if (g.gangCount[b] == 0) {
-                            continue;
-                        }
-                        final long[] bits = g.gang[b];
-                        for (int p = CapacityIndex.next(bits, 0); p >= 0; p = CapacityIndex.next(bits, p + 1)) {
-                            final NodeState n = st.node(g.members[p]);
-                            if (fits(n, job, true)) {
-                                slots[got++] = n.slot;
-                                score += b - k;
-                                if (got == want) {
-                                    break outer;
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        if (got < want) {
-            return null;
-        }
-        final int[][] gpus = new int[want][];
-        for (int i = 0; i < want; i++) {
-            gpus[i] = chooseWhole(st.node(slots[i]), k);
-        }
-        return new Candidate(m, slots, gpus, 1000, score, scope);
-    }
-
-    // ---- GPUs inside a node ----
-
-    /**
-     * {@code k} free healthy GPUs, preferring one NVLink group (else one PCIe switch): the group
-     * with the fewest free GPUs that still holds all k; otherwise the fullest groups first.
-     */
-    static int[] chooseWhole(final NodeState n, final int k) {
-        final int[] out = new int[k];
-        if (k == 0) {
-            return out;
-        }
-        int got = 0;
-        if (n.oneAffinityGroup) {
-            for (int g = 0; g < n.gpuCount && got < k; g++) {
-                if (n.usedMilli[g] == 0 && n.healthBits[g] == 0) {
-                    out[got++] = g;
-                }
-            }
-            return out;
-        }
-        int bestGroup = Integer.MIN_VALUE;
-        int bestFree = Integer.MAX_VALUE;
-        for (int g = 0; g < n.gpuCount; g++) {
-            final int grp = n.affinity[g];
-            final int free = freeInGroup(n, grp);
-            if (free >= k && (free < bestFree || (free == bestFree && grp < bestGroup))) {
-                bestFree = free;
-                bestGroup = grp;
-            }
-        }
-        if (bestGroup != Integer.MIN_VALUE) {
-            for (int g = 0; g < n.gpuCount && got < k; g++) {
-                if (n.usedMilli[g] == 0 && n.healthBits[g] == 0 && n.affinity[g] == bestGroup) {
-                    out[got++] = g;
-                }
-            }
-            return out;
-        }
-        // no group holds all k: take from the groups with most free GPUs first
-        final boolean[] taken = new boolean[n.gpuCount];
-        while (got < k) {
-            int pickGroup = 0;
-            int pickFree = -1;
-            for (int g = 0; g < n.gpuCount; g++) {
-                if (n.usedMilli[g] == 0 && n.healthBits[g] == 0 && !taken[g]) {
-                    int free = 0;
-                    for (int h = 0; h < n.gpuCount; h++) {
-                        if (n.usedMilli[h] == 0 && n.healthBits[h] == 0 && !taken[h] && n.affinity[h] == n.affinity[g]) {
-                            free++;
-                        }
-                    }
-                    if (free > pickFree) {
-                        pickFree = free;
-                        pickGroup = n.affinity[g];
-                    }
-                }
-            }
-            for (int g = 0; g < n.gpuCount && got < k; g++) {
-                if (n.usedMilli[g] == 0 && n.healthBits[g] == 0 && !taken[g] && n.affinity[g] == pickGroup) {
-                    taken[g] = true;
-                    out[got++] = g;
-                }
-            }
-        }
-        Arrays.sort(out);
-        return out;
-    }
-
-    private static int freeInGroup(final NodeState n, final int grp) {
-        int free = 0;
-        for (int g = 0; g < n.gpuCount; g++) {
-            if (n.usedMilli[g] == 0 && n.healthBits[g] == 0 && n.affinity[g] == grp) {
-                free++;
-            }
-        }
-        return free;
-    }
-
-    // ---- fragmentation deltas ----
-
-    /**
-     * The fgd ranking key (lower better) for a fragmentation growth {@code d} (counts x milli-GPU): d
-     * itself, or with fgd-integer-score FGD's plugin score negated, int(100 x sigmoid(-growth / 1000))
-     * with the growth per arriving task in milli-GPU. FGD counts all free GPU of a node as fragment to
-     * a CPU-only task, so placing milli-GPU there shrinks that part by its weight x the placed milli.
-     */
-    private long fgdKey(final long d, final long placedMilli) {
-        if (!cfg.fgdIntegerScore()) {
-            return d;
-        }
-        final JobSizeMix mix = st.sizeMix;
-        final double growth = (d - (double) mix.cpuOnlyWeight * placedMilli) / Math.max(1, mix.totalWeight);
-        return -(long) (100.0 / (1.0 + StrictMath.exp(growth / 1000.0)));
-    }
-
-    private long deltaWhole(final NodeState n, final int[] gpus, final long cpu) {
-        Fragmentation.freeOf(n, freeBefore);
-        System.arraycopy(freeBefore, 0, freeAfter, 0, n.gpuCount);
-        for (final int g : gpus) {
-            freeAfter[g] = 0;
-        }
-        return delta(n, cpu);
-    }
-
-    private long delta(final NodeState n, final long cpu) {
-        if (n.fragMixVersion != st.sizeMix.version) {
-            n.fragNow = Fragmentation.expected(st.sizeMix, st.models, n.modelIndex, freeBefore, n.gpuCount, n.cpuFree);
-            n.fragMixVersion = st.sizeMix.version;
-        }
-        final long before = n.fragNow;
-        final long after = Fragmentation.expected(st.sizeMix, st.models, n.modelIndex, freeAfter, n.gpuCount, n.cpuFree - cpu);
-        return after - before;
     }
 }

@@ -107,9 +107,9 @@ class ScoringPoliciesTest {
         }
         assertEquals(Map.of("0.5", "a", "0", "b"), chosen);
         // the score is FGD's: int((1 - left) x 100), negated so that lower is better
-        assertEquals(-100, PlacementSearch.bestFitKey(0.0));
-        assertEquals(-99, PlacementSearch.bestFitKey(0.004));
-        assertEquals(PlacementSearch.bestFitKey(0.2501), PlacementSearch.bestFitKey(0.2549), "within one point: a tie");
+        assertEquals(-100, BestFitPlacement.bestFitKey(0.0));
+        assertEquals(-99, BestFitPlacement.bestFitKey(0.004));
+        assertEquals(BestFitPlacement.bestFitKey(0.2501), BestFitPlacement.bestFitKey(0.2549), "within one point: a tie");
     }
 
     @Test
