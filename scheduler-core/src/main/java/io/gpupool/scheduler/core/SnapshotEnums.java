@@ -2,7 +2,6 @@ package io.gpupool.scheduler.core;
 
 import java.io.DataInputStream;
 import java.io.IOException;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,13 +79,13 @@ final class SnapshotEnums {
      * format key; the enum under {@code shortIndexKey} (or none) has a two-byte index.
      */
     static SnapshotEnums byNames(final Map<String, List<String>> names, final String shortIndexKey) {
-        final Map<Class<?>, Table> tables = new HashMap<>();
+        final Map<Class<?>, Table> tables = new LinkedHashMap<>();
         names.forEach((key, list) -> {
             final Class<? extends Enum<?>> type = TYPES.get(key);
             if (type == null) {
                 throw new IllegalArgumentException("no snapshot enum under the key " + key);
             }
-            final Map<String, Enum<?>> known = new HashMap<>();
+            final Map<String, Enum<?>> known = new LinkedHashMap<>();
             for (final Enum<?> c : type.getEnumConstants()) {
                 known.put(c.name(), c);
             }
