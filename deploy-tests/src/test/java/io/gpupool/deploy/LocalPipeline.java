@@ -1,6 +1,7 @@
 package io.gpupool.deploy;
 
 import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobRequest;

@@ -51,7 +51,7 @@ final class PrometheusServer implements AutoCloseable {
     private void awaitReady(final Path log) throws IOException, InterruptedException {
         try {
             await("prometheus ready").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                    .ignoreException(IOException.class) // not listening yet
+                    .ignoreExceptionsInstanceOf(IOException.class) // not listening yet (ConnectException and kin)
                     .until(() -> {
                         if (!process.isAlive()) {
                             throw new IllegalStateException("prometheus exited: " + Files.readString(log));
