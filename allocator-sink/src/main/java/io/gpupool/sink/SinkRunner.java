@@ -281,6 +281,11 @@ public final class SinkRunner implements AutoCloseable {
         return thread.isAlive();
     }
 
+    /** Blocks until the consumer thread has ended: on a failure (see {@link #failure}) or after {@link #close}. */
+    public void awaitStopped() throws InterruptedException {
+        thread.join();
+    }
+
     /**
      * Stops consuming and waits for stops in progress; running parts are left running (a restarted
      * sink adopts them from the ledger), except that the simulated applier's timers end with it.

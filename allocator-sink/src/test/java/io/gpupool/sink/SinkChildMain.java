@@ -35,9 +35,7 @@ public final class SinkChildMain {
         final SinkRunner sink = SinkRunner.create(config, new Slowed(exec, delay)).start();
         System.out.println("READY");
         System.out.flush();
-        while (sink.isRunning()) {
-            Thread.sleep(100); // the behaviour under test: this child JVM stays alive until the test kills it
-        }
+        sink.awaitStopped(); // this child JVM lives until the test kills it, or until its sink fails
         sink.failure().ifPresent(Throwable::printStackTrace);
         System.exit(1);
     }

@@ -165,11 +165,15 @@ class SinkRunnerBrokerTest {
             final SinkConfig unreachable = new SinkConfig(good.bootstrapServers(), good.clientProperties(),
                     "http://127.0.0.1:1", good.topics(), good.groupId(), good.node(), good.ownPartitionOnly(),
                     good.stateDir(), good.retry(), good.pollTimeout(), good.stopWait(), good.stopThreads());
-            try (SinkRunner sink = SinkRunner.create(unreachable, new SimulatedApplier(10, Duration.ofMinutes(10))).start()) {
+            final SinkRunner outage = SinkRunner.create(unreachable, new SimulatedApplier(10, Duration.ofMinutes(10))).start();
+            try (outage) {
                 kit.eventsWhile(List::isEmpty, Duration.ofSeconds(4));
-                assertThat(sink.isRunning()).isTrue();
-                assertThat(sink.metrics().registry().scrape()).doesNotContain("dead_lettered_total{");
+                assertThat(outage.isRunning()).isTrue();
+                assertThat(outage.metrics().registry().scrape()).doesNotContain("dead_lettered_total{");
             }
+            outage.awaitStopped(); // returns once closed: the outage did not leave the consumer thread hanging
+            assertThat(outage.isRunning()).isFalse();
+            assertThat(outage.failure()).isEmpty();
             // Nothing was committed or dead-lettered: with the registry back, the same group applies it.
             try (SinkRunner sink = SinkRunner.create(good, new SimulatedApplier(10, Duration.ofMinutes(10))).start()) {
                 kit.eventsUntil(e -> has(e, "waits", "COMPLETED"), WAIT);
