@@ -9,15 +9,18 @@ import java.util.TreeMap;
 /**
  * What an audit found. {@code replayed} counts the journal entries applied to an engine (warm-up
  * included), {@code matched} and {@code divergent} the decisions compared in the audited range;
- * {@code commands} the same for the node commands; {@code reality} what the sinks report they ran.
+ * {@code commands} the same for the node commands; {@code reality} what the sinks report they ran;
+ * {@code skippedCount} the entries the engine threw on, skipped as the placer skips them (not a divergence:
+ * the placer did the same; the first few are described in {@code skipped}).
  */
 public record AuditResult(long replayed, long compared, long matched, long divergent, Divergence firstDivergence,
                           long violationCount, List<Violation> violations, double seconds, double cpuSeconds,
                           Map<String, Long> startedFromSnapshot, CommandAudit commands,
-                          RealityReport reality) {
+                          RealityReport reality, long skippedCount, List<String> skipped) {
 
     public AuditResult {
         violations = List.copyOf(violations);
+        skipped = List.copyOf(skipped);
         startedFromSnapshot = Map.copyOf(startedFromSnapshot);
         commands = commands == null ? CommandAudit.NONE : commands;
         reality = reality == null ? RealityReport.NONE : reality;
@@ -58,6 +61,12 @@ public record AuditResult(long replayed, long compared, long matched, long diver
             out.printf("node commands compared: %d, matched: %d, divergent: %d%n", commands.compared(),
                     commands.matched(), commands.divergent());
         }
+        for (final String s : skipped) {
+            out.println(s);
+        }
+        if (skippedCount > skipped.size()) {
+            out.printf("... and %d more skipped entries%n", skippedCount - skipped.size());
+        }
         if (firstDivergence != null) {
             out.print(firstDivergence.describe());
         }
@@ -77,6 +86,9 @@ public record AuditResult(long replayed, long compared, long matched, long diver
                         ? " commands_matched=" + commands.matched() + " commands_divergent=" + commands.divergent() : "");
         if (reality.checked()) {
             out.println(reality.summary());
+        }
+        if (skippedCount > 0) {
+            out.println("skipped_entries=" + skippedCount);
         }
         out.flush();
     }

@@ -12,8 +12,10 @@ import io.gpupool.scheduler.journal.Applied;
 import io.gpupool.scheduler.journal.EngineSnapshot;
 import io.gpupool.scheduler.journal.JournalApplier;
 import io.gpupool.scheduler.journal.JournalRecord;
+import io.gpupool.scheduler.journal.ReplayPools;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -73,7 +75,8 @@ public final class Auditor {
         final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         final long cpuStart = threads.getCurrentThreadCpuTime();
         final Map<Integer, JournalApplier> appliers = new HashMap<>();
-        final Map<String, PoolEngine> engines = new HashMap<>();
+        final ReplayPools engines = new ReplayPools(configs);
+        final List<String> skipped = new ArrayList<>();
         final Map<String, String> poolOfJob = new HashMap<>();
         final InvariantChecker invariants = new InvariantChecker(VIOLATIONS_KEPT);
         final DecisionBytes<PlacementDecision> recordedBytes = DecisionBytes.decisions();
@@ -101,9 +104,7 @@ public final class Auditor {
         Divergence first = null;
         // pools with a snapshot start from it, even when no entry follows it
         for (final EngineSnapshot snap : snapshots.values()) {
-            final PoolEngine e = PoolEngine.restore(snap.engine(), configs.apply(snap.pool()));
-            invariants.seed(e);
-            engines.put(snap.pool(), e);
+            invariants.seed(engines.startFrom(snap.pool(), snap.engine()));
             fromSnapshot.put(snap.pool(), snap.offset());
             appliers.computeIfAbsent(snap.partition(), p -> JournalApplier.offline()).restoreJobBook(snap.jobBook());
         }
@@ -117,7 +118,6 @@ public final class Auditor {
             if (snap != null && snap.partition() == r.partition() && r.offset() <= snap.offset()) {
                 continue;
             }
-            final PoolEngine engine = engines.computeIfAbsent(pool, p -> new PoolEngine(configs.apply(p)));
             if (r.entry().getPayload() instanceof JobCommand c && c.getCommand() instanceof JobSubmit s) {
                 invariants.submitted(c.getJobId().toString(), s.getRequest());
                 poolOfJob.put(c.getJobId().toString(), pool);
@@ -128,8 +128,14 @@ public final class Auditor {
                 span = comparedSpan.computeIfAbsent(applierPartition, p -> new long[] {Long.MAX_VALUE, -1});
                 cspan = commandSpan.computeIfAbsent(applierPartition, p -> new long[] {Long.MAX_VALUE, -1});
             }
-            final Applied applied = applier.apply(engine, r.entry(), r.position());
+            final Applied applied = engines.apply(applier, r.entry(), r.position());
+            final PoolEngine engine = engines.engine(pool);
             replayed++;
+            if (applied.skipped() != null && skipped.size() < VIOLATIONS_KEPT) {
+                skipped.add("journal entry " + r.partition() + "@" + r.offset() + " of pool " + pool + " ("
+                        + r.entry().getPayload().getClass().getSimpleName() + "): the engine threw "
+                        + applied.skipped() + "; skipped as the placer skips it");
+            }
             final Map<String, PlacementDecision> mine = recorded.take(r.partition(), r.offset());
             final boolean inRange = !range.before(r);
             if (inRange) {
@@ -227,7 +233,7 @@ public final class Auditor {
                 }
             }
         }
-        invariants.finish(engines, poolOfJob);
+        invariants.finish(engines.engines(), poolOfJob);
         final RealityReport sinks = reality.check(range.realityWindow(firstComparedMs, lastComparedMs));
         final double seconds = (System.nanoTime() - start) / 1e9;
         final double cpu = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e9;
@@ -235,6 +241,6 @@ public final class Auditor {
                 commandsMatched, commandsDivergent, firstCommand, commands.completeFrom())
                 : new CommandAudit(false, commands.whyNotAudited(), 0, 0, 0, null, Map.of());
         return new AuditResult(replayed, compared, matched, divergent, first, invariants.count(),
-                invariants.violations(), seconds, cpu, fromSnapshot, commandAudit, sinks);
+                invariants.violations(), seconds, cpu, fromSnapshot, commandAudit, sinks, engines.skipped(), skipped);
     }
 }

@@ -12,6 +12,7 @@ import io.gpupool.scheduler.journal.Applied;
 import io.gpupool.scheduler.journal.EngineSnapshot;
 import io.gpupool.scheduler.journal.JournalApplier;
 import io.gpupool.scheduler.journal.JournalRecord;
+import io.gpupool.scheduler.journal.ReplayPools;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -77,7 +78,7 @@ public final class PointInTime {
                                       final List<PlacementDecision> recorded, final String jobId, final long atMs,
                                       final Function<String, EngineConfig> configs) {
         final Map<Integer, JournalApplier> appliers = new HashMap<>(); // one job book per journal partition
-        final Map<String, PoolEngine> engines = new HashMap<>();
+        final ReplayPools engines = new ReplayPools(configs);
         final Map<String, JournalRecord> lastOfPool = new HashMap<>();
         String pool = null;
         for (final PlacementDecision d : recorded) {
@@ -87,7 +88,7 @@ public final class PointInTime {
         }
         // pools start from their snapshot even when no later entry precedes the moment
         snapshots.forEach((p, snap) -> {
-            engines.put(p, PoolEngine.restore(snap.engine(), configs.apply(p)));
+            engines.startFrom(p, snap.engine());
             if (snap.hasJobBook()) {
                 appliers.computeIfAbsent(snap.partition(), x -> JournalApplier.offline()).restoreJobBook(snap.jobBook());
             }
@@ -106,12 +107,11 @@ public final class PointInTime {
                     && c.getJobId().toString().equals(jobId)) {
                 pool = p;
             }
-            final PoolEngine engine = engines.computeIfAbsent(p, x -> new PoolEngine(configs.apply(x)));
-            final Applied ignored = appliers.computeIfAbsent(r.partition(), x -> JournalApplier.offline())
-                    .apply(engine, r.entry(), r.position());
+            final Applied ignored = engines.apply(appliers.computeIfAbsent(r.partition(), x -> JournalApplier.offline()),
+                    r.entry(), r.position());
             lastOfPool.put(p, r);
         }
-        final PoolEngine engine = pool == null ? null : engines.get(pool);
+        final PoolEngine engine = pool == null ? null : engines.engine(pool);
         final JobView job = engine == null ? null : engine.job(jobId).orElse(null);
         final List<JobView> ahead = new ArrayList<>();
         if (engine != null && job != null) {

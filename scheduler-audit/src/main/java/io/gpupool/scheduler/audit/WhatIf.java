@@ -1,6 +1,7 @@
 package io.gpupool.scheduler.audit;
 
 import io.gpupool.scheduler.journal.JournalRecord;
+import io.gpupool.scheduler.journal.ReplayPools;
 
 import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.JobEvent;
@@ -38,14 +39,13 @@ public final class WhatIf {
                                     final Function<String, EngineConfig> configs) {
         final RecordedDecisions byCause = RecordedDecisions.of(recorded);
         final JournalApplier applier = JournalApplier.offline();
-        final Map<String, PoolEngine> engines = new HashMap<>();
+        final ReplayPools pools = new ReplayPools(configs);
+        final Map<String, PoolEngine> engines = pools.engines();
         final HistoryBook book = new HistoryBook();
         final List<RunStats.Sample> samples = RunStats.newSeries();
         for (final JournalRecord r : journal) {
-            final PoolEngine engine = engines.computeIfAbsent(r.entry().getPool().toString(),
-                    p -> new PoolEngine(configs.apply(p)));
             book.entry(r);
-            applier.apply(engine, r.entry(), r.position());
+            pools.apply(applier, r.entry(), r.position());
             final var mine = byCause.take(r.partition(), r.offset());
             mine.values().forEach(book::decision);
             if (!mine.isEmpty() || samples.isEmpty()) {
@@ -93,7 +93,8 @@ public final class WhatIf {
         final Function<String, EngineConfig> configs;
         final ObservedRuns observed;
         final JournalApplier applier = JournalApplier.offline();
-        final Map<String, PoolEngine> engines = new HashMap<>();
+        final ReplayPools pools;
+        final Map<String, PoolEngine> engines;
         final Map<String, String> poolOf = new HashMap<>();
         /** Per job, how many times its allocation changed: pending events of an older run are void. */
         final Map<String, Integer> runOf = new HashMap<>();
@@ -106,6 +107,8 @@ public final class WhatIf {
         Rerun(final Function<String, EngineConfig> configs, final ObservedRuns observed) {
             this.configs = configs;
             this.observed = observed;
+            this.pools = new ReplayPools(configs);
+            this.engines = pools.engines();
         }
 
         boolean current(final Pending p) {
@@ -124,9 +127,8 @@ public final class WhatIf {
 
         void apply(final JournalRecord r) {
             final String pool = r.entry().getPool().toString();
-            final PoolEngine engine = engines.computeIfAbsent(pool, p -> new PoolEngine(configs.apply(p)));
             book.entry(r);
-            final Applied a = applier.apply(engine, r.entry(), r.position());
+            final Applied a = pools.apply(applier, r.entry(), r.position());
             for (final PlacementDecision d : a.decisions()) {
                 book.decision(d);
                 final String job = d.getJobId().toString();

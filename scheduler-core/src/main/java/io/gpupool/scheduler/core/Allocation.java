@@ -28,6 +28,7 @@ final class Allocation {
         final JobSpec s = job.spec;
         final List<PlacementPart> placement = new ArrayList<>(c.slots.length);
         for (int i = 0; i < c.slots.length; i++) {
+            cfg.failpoint().beforePart(job.id(), i);
             final NodeState n = st.node(c.slots[i]);
             final int oldFree = n.freeWhole;
             final boolean oldLink = n.linkOk();

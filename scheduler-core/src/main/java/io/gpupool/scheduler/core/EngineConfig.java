@@ -48,6 +48,7 @@ import java.util.TreeSet;
  * @param consolidationWindowMaxEvictions jobs consolidation may move in the pool per window; 0: no pool budget
  * @param leafCongestedPct            a leaf whose nodes' uplinks average at least this utilisation (percent) is
  *                                    congested: multi-node jobs avoid it
+ * @param failpoint                   a deliberate failure for drills and tests ({@link Failpoint#NONE} normally)
  */
 public record EngineConfig(String poolId, ScoringPolicy policy, long staleTelemetryTimeoutMs,
                            int temperatureThresholdC, boolean evictAndRequeueOnFailure,
@@ -56,7 +57,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
                            long defaultRuntimeMs, long fairShareHalfLifeMs, Map<String, TenantConfig> tenants,
                            double bestFitCpuWeight, long seed, boolean randomTies, int fgdPopularityPct,
                            boolean fgdIntegerScore, long consolidationCooldownMs, long consolidationWindowMs,
-                           int consolidationWindowMaxEvictions, int leafCongestedPct) {
+                           int consolidationWindowMaxEvictions, int leafCongestedPct, Failpoint failpoint) {
 
     public static final SortedSet<Integer> DEFAULT_CRITICAL_XIDS = Collections.unmodifiableSortedSet(
             new TreeSet<>(List.of(48, 63, 64, 74, 79, 92, 94, 95, 119, 120)));
@@ -64,6 +65,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
     public EngineConfig {
         Objects.requireNonNull(poolId, "poolId");
         Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(failpoint, "failpoint");
         criticalXids = Collections.unmodifiableSortedSet(new TreeSet<>(criticalXids));
         tenants = Collections.unmodifiableMap(new TreeMap<>(tenants));
         if (!(bestFitCpuWeight >= 0 && bestFitCpuWeight <= 1)) {
@@ -83,7 +85,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
     public static EngineConfig defaults(final String poolId) {
         return new EngineConfig(poolId, ScoringPolicy.BEST_FIT, 120_000, 90, true, DEFAULT_CRITICAL_XIDS, 5,
                 10_000, 2_000, true, true, 0, 3_600_000, 3_600_000, Map.of(), 0.0, 0L, false, 100, false,
-                1_800_000, 3_600_000, 64, 70);
+                1_800_000, 3_600_000, 64, 70, Failpoint.NONE);
     }
 
     public TenantConfig tenant(final String name) {
@@ -94,7 +96,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
         return new EngineConfig(poolId, p, staleTelemetryTimeoutMs, temperatureThresholdC, evictAndRequeueOnFailure,
                 criticalXids, busyUtilisationPct, finishedJobsRetained, fgdWindow, backfill, preemption,
                 consolidationMaxEvictions, defaultRuntimeMs, fairShareHalfLifeMs, tenants, bestFitCpuWeight, seed, randomTies, fgdPopularityPct, fgdIntegerScore,
-                consolidationCooldownMs, consolidationWindowMs, consolidationWindowMaxEvictions, leafCongestedPct);
+                consolidationCooldownMs, consolidationWindowMs, consolidationWindowMaxEvictions, leafCongestedPct, failpoint);
     }
 
     /**
@@ -102,7 +104,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
      * evict-on-failure, critical-xids (comma list), busy-utilisation-pct, finished-jobs-retained, fgd-window,
      * backfill, preemption, consolidation-max-evictions, consolidation-cooldown-ms, consolidation-window-ms,
      * consolidation-window-max-evictions, leaf-congested-pct, default-runtime-ms, fair-share-half-life-ms, best-fit-cpu-weight,
-     * seed, random-ties, fgd-popularity-pct, fgd-integer-score, tenant.NAME.guaranteed-gpus, tenant.NAME.weight, tenant.NAME.max-gpus. Unknown keys are an error
+     * seed, random-ties, fgd-popularity-pct, fgd-integer-score, failpoint.allocate, tenant.NAME.guaranteed-gpus, tenant.NAME.weight, tenant.NAME.max-gpus. Unknown keys are an error
      * (a typo must not silently give a different policy).
      */
     public static EngineConfig fromSettings(final Map<String, String> settings) {
@@ -169,7 +171,8 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
                 parseLong(s.get("consolidation-window-ms"), d.consolidationWindowMs(), "consolidation-window-ms"),
                 parseInt(s.get("consolidation-window-max-evictions"), d.consolidationWindowMaxEvictions(),
                         "consolidation-window-max-evictions"),
-                parseInt(s.get("leaf-congested-pct"), d.leafCongestedPct(), "leaf-congested-pct"));
+                parseInt(s.get("leaf-congested-pct"), d.leafCongestedPct(), "leaf-congested-pct"),
+                Failpoint.parse(s.get(Failpoint.SETTING)));
     }
 
     private static final Set<String> KNOWN_KEYS = Collections.unmodifiableSet(new TreeSet<>(List.of(
@@ -178,7 +181,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
             "preemption", "consolidation-max-evictions", "default-runtime-ms", "fair-share-half-life-ms",
             "best-fit-cpu-weight", "seed", "random-ties", "fgd-popularity-pct", "fgd-integer-score",
             "consolidation-cooldown-ms", "consolidation-window-ms", "consolidation-window-max-evictions",
-            "leaf-congested-pct")));
+            "leaf-congested-pct", Failpoint.SETTING)));
 
     private static int parseInt(final String v, final int dflt, final String key) {
         if (v == null) {

@@ -32,6 +32,21 @@ class ConfigAndViewsTest {
     }
 
     @Test
+    void theAllocationFailpointThrowsMidGangOnlyForItsJob() {
+        assertEquals(new Failpoint("j-7", 1), EngineConfig.fromSettings(Map.of("failpoint.allocate", "j-7:1")).failpoint());
+        assertEquals(Failpoint.NONE, EngineConfig.fromSettings(Map.of()).failpoint());
+        final IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+                () -> EngineConfig.fromSettings(Map.of("failpoint.allocate", "j-7")));
+        assertTrue(bad.getMessage().contains("JOB_ID:PARTS"), bad.getMessage());
+
+        final PoolEngine e = Pools.pool(EngineConfig.fromSettings(Map.of("pool", "p", "failpoint.allocate", "g:1")), 1, 2, 8);
+        e.apply(submit(1, JobSpec.builder("other").gang(2, 4).build())); // another job: no failure
+        final IllegalStateException thrown = assertThrows(IllegalStateException.class,
+                () -> e.apply(submit(2, JobSpec.builder("g").gang(2, 4).build())));
+        assertTrue(thrown.getMessage().contains("after 1 part"), thrown.getMessage());
+    }
+
+    @Test
     void weightedBestFitCountsCpuLeftToo() {
         final PoolEngine gpuFirst = new PoolEngine(Pools.config(ScoringPolicy.BEST_FIT));
         final PoolEngine weighted = new PoolEngine(EngineConfig.fromSettings(Map.of("pool", "p", "best-fit-cpu-weight", "0.5")));

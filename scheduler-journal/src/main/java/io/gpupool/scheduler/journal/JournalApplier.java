@@ -82,6 +82,15 @@ public final class JournalApplier {
         });
     }
 
+    /**
+     * Forgets what this applier derived from a pool's engine (GPU uuids by node), for when that engine is
+     * replaced by a rebuilt one ({@link SkippedEntry}): an entry that failed half-way may have cached views of
+     * the state it was changing.
+     */
+    public void forgetPool(final String pool) {
+        uuidsByPool.remove(pool);
+    }
+
     public Applied apply(final PoolEngine engine, final JournalEntry entry, final JournalPosition cause) {
         final String pool = entry.getPool();
         final GpuUuids uuids = uuidsByPool.computeIfAbsent(pool, p -> new GpuUuids());

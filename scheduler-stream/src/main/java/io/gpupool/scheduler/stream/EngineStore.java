@@ -56,23 +56,28 @@ public final class EngineStore {
         }
         final List<Stored> out = new ArrayList<>();
         for (final String pool : pools) {
-            final ByteBuffer meta = ByteBuffer.wrap(snapshots.get(metaKey(pool)));
-            final long gen = meta.getLong();
-            final int chunks = meta.getInt();
-            final int size = meta.getInt();
-            final byte[] snapshot = chunks == 0 ? null : new byte[size];
-            int at = 0;
-            for (int i = 0; i < chunks; i++) {
-                final byte[] c = snapshots.get(chunkKey(pool, i));
-                if (c == null) {
-                    throw new IllegalStateException("snapshot of pool " + pool + " lacks chunk " + i + " of " + chunks);
-                }
-                System.arraycopy(c, 0, snapshot, at, c.length);
-                at += c.length;
-            }
-            out.add(new Stored(pool, gen, snapshot, tailOf(pool, gen)));
+            out.add(load(pool));
         }
         return out;
+    }
+
+    /** One pool's snapshot and tail (the pool has a snapshot meta record: every pool gets one when it is created). */
+    Stored load(final String pool) {
+        final ByteBuffer meta = ByteBuffer.wrap(snapshots.get(metaKey(pool)));
+        final long gen = meta.getLong();
+        final int chunks = meta.getInt();
+        final int size = meta.getInt();
+        final byte[] snapshot = chunks == 0 ? null : new byte[size];
+        int at = 0;
+        for (int i = 0; i < chunks; i++) {
+            final byte[] c = snapshots.get(chunkKey(pool, i));
+            if (c == null) {
+                throw new IllegalStateException("snapshot of pool " + pool + " lacks chunk " + i + " of " + chunks);
+            }
+            System.arraycopy(c, 0, snapshot, at, c.length);
+            at += c.length;
+        }
+        return new Stored(pool, gen, snapshot, tailOf(pool, gen));
     }
 
     private List<TailEntry> tailOf(final String pool, final long gen) {

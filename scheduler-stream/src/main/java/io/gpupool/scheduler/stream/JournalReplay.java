@@ -2,6 +2,7 @@ package io.gpupool.scheduler.stream;
 
 import io.gpupool.scheduler.journal.Applied;
 import io.gpupool.scheduler.journal.JournalApplier;
+import io.gpupool.scheduler.journal.ReplayPools;
 
 import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.JournalPosition;
@@ -20,21 +21,19 @@ import java.util.function.Function;
  * What an audit runs; the determinism test proves it reproduces the recorded decisions byte for byte.
  */
 public final class JournalReplay {
-    private final Function<String, EngineConfig> configs;
     /** One job book per journal partition, as in the placer (one task per partition). */
     private final Map<Integer, JournalApplier> appliers = new HashMap<>();
-    private final Map<String, PoolEngine> engines = new HashMap<>();
+    private final ReplayPools engines;
     private final List<PlacementDecision> decisions = new ArrayList<>();
     private final List<NodeCommand> commands = new ArrayList<>();
 
     public JournalReplay(final Function<String, EngineConfig> configs) {
-        this.configs = configs;
+        this.engines = new ReplayPools(configs);
     }
 
     public void apply(final JournalEntry entry, final int partition, final long offset) {
-        final PoolEngine engine = engines.computeIfAbsent(entry.getPool(), p -> new PoolEngine(configs.apply(p)));
-        final Applied a = appliers.computeIfAbsent(partition, p -> JournalApplier.offline())
-                .apply(engine, entry, new JournalPosition(partition, offset, entry.getTimestamp()));
+        final Applied a = engines.apply(appliers.computeIfAbsent(partition, p -> JournalApplier.offline()), entry,
+                new JournalPosition(partition, offset, entry.getTimestamp()));
         decisions.addAll(a.decisions());
         commands.addAll(a.commands());
     }
@@ -48,6 +47,6 @@ public final class JournalReplay {
     }
 
     public Map<String, PoolEngine> engines() {
-        return engines;
+        return engines.engines();
     }
 }

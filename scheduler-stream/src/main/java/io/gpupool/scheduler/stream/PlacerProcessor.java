@@ -15,6 +15,7 @@ import io.gpupool.scheduler.journal.JobBook;
 import io.gpupool.scheduler.journal.JobBookTopic;
 import io.gpupool.scheduler.journal.JobRecord;
 import io.gpupool.scheduler.journal.JournalApplier;
+import io.gpupool.scheduler.journal.SkippedEntry;
 import io.gpupool.scheduler.journal.SnapshotChunks;
 import io.gpupool.serde.RecordDecodeException;
 import java.util.HashMap;
@@ -51,7 +52,8 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
     /** A pool this task drives. */
     private static final class Pool {
         final PoolEngines.Handle handle;
-        final PoolEngine engine;
+        /** Replaced when an entry the engine threw on is undone (rebuilt from the store). */
+        PoolEngine engine;
         long generation;
         int tailSize;
 
@@ -167,29 +169,46 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         recordTimestamp = record.timestamp();
         publishBookOnce();
         final Pool pool = pools.computeIfAbsent(entry.getPool(), this::newPool);
-        final Applied applied;
+        Applied applied;
         synchronized (pool.handle) {
             try {
                 applied = applier.apply(pool.engine, entry, cause);
             } catch (final RuntimeException e) {
-                // An engine bug must not stop every pool; the entry is kept in the DLQ for analysis.
-                LOG.error("journal entry {}@{} of pool {} could not be applied", cause.getPartition(),
-                        cause.getOffset(), entry.getPool(), e);
-                deadLetter(record, where, e);
-                return;
+                applied = skip(entry, cause, pool, e);
+                // once, here: a skipped entry never reaches the tail, so neither restore nor a replay dead-letters it again
+                context.forward(DeadLetters.of(record, where, e.getClass().getName(),
+                        SkippedEntry.describe(entry, cause, e)), DeadLetters.SINK);
+                metrics.deadLettered(where == null ? "?" : where.topic(), SkippedEntry.CODE);
+                metrics.entrySkipped(entry.getPool());
             }
             pool.handle.advanced(cause.getOffset());
         }
-        store.appendTail(entry.getPool(), pool.generation, pool.tailSize++,
-                new EngineStore.TailEntry(cause.getPartition(), cause.getOffset(), entryMs, record.value()));
-        if (pool.tailSize >= snapshotEvery) {
-            snapshot(entry.getPool(), pool, cause, record.timestamp());
+        if (applied.skipped() == null) {
+            store.appendTail(entry.getPool(), pool.generation, pool.tailSize++,
+                    new EngineStore.TailEntry(cause.getPartition(), cause.getOffset(), entryMs, record.value()));
+            if (pool.tailSize >= snapshotEvery) {
+                snapshot(entry.getPool(), pool, cause, record.timestamp());
+            }
         }
         emit(entry.getPool(), applied, record.timestamp());
         if (applied.eventNote() != null) {
             noted(entry, applied.eventNote(), record, where);
         }
         metrics.journalApplied(entryMs);
+    }
+
+    /**
+     * Undoes an entry the engine threw on: the engine is rebuilt from the pool's snapshot and tail, which hold
+     * every entry before this one and not this one, so it is the engine as it was before the entry (an engine
+     * bug must not leave a half-changed pool: live state would differ from restored state and from the audit).
+     * The caller's lock on the pool is held.
+     */
+    private Applied skip(final JournalEntry entry, final JournalPosition cause, final Pool pool, final RuntimeException e) {
+        LOG.error("{}; the pool's engine is rebuilt from its snapshot and tail", SkippedEntry.describe(entry, cause, e), e);
+        applier.forgetPool(entry.getPool());
+        pool.engine = EngineRestorer.restore(store.load(entry.getPool()), configs.apply(entry.getPool()), applier, journal);
+        pool.handle.replace(pool.engine);
+        return SkippedEntry.outcome(entry, cause, e);
     }
 
     /**

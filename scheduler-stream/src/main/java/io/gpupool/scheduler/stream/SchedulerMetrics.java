@@ -49,6 +49,11 @@ public final class SchedulerMetrics {
         counter("gpupool.dlq.records", "topic", sourceTopic, "error", simple(errorClass)).increment();
     }
 
+    /** A journal entry the engine threw on, undone and skipped (an engine bug or a failpoint). */
+    void entrySkipped(final String pool) {
+        counter("gpupool.journal.skipped", "pool", pool).increment();
+    }
+
     void telemetryDropped(final String topic, final String reason) {
         counter("gpupool.telemetry.dropped", "topic", topic, "reason", reason).increment();
     }

@@ -21,7 +21,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -61,11 +63,15 @@ public final class Harness implements AutoCloseable {
     public final Path stateDir;
 
     public Harness(final int snapshotEvery, final long tickIntervalMs) throws Exception {
+        this(snapshotEvery, tickIntervalMs, Map.of());
+    }
+
+    /** A harness whose engines take {@code settings} (engine setting keys, see EngineConfig.fromSettings). */
+    public Harness(final int snapshotEvery, final long tickIntervalMs, final Map<String, String> settings) throws Exception {
         stateDir = Files.createTempDirectory("gpupool-ttd-");
         final Properties p = StreamsSettings.local("ttd-" + registryName, "unused:9092", stateDir.toString());
         driver = new TopologyTestDriver(SchedulerTopology.build(topics, codecs, metrics, engines,
-                pool -> EngineConfig.fromSettings(Map.of("pool", pool)), snapshotEvery, tickIntervalMs,
-                TelemetryRules.defaults()), p, Instant.ofEpochMilli(0));
+                configs(settings), snapshotEvery, tickIntervalMs, TelemetryRules.defaults()), p, Instant.ofEpochMilli(0));
         inventory = driver.createInputTopic(topics.inventory(), new StringSerializer(), ser());
         gpu = driver.createInputTopic(topics.telemetryGpu(), new StringSerializer(), ser());
         link = driver.createInputTopic(topics.telemetryLink(), new StringSerializer(), ser());
@@ -79,6 +85,15 @@ public final class Harness implements AutoCloseable {
         commands = driver.createOutputTopic(topics.nodeCommands(), new StringDeserializer(),
                 codecs.deserializer(NodeCommand.class));
         dlq = driver.createOutputTopic(topics.dlq(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /** Per pool, the engine config of {@code settings} plus the pool's name. */
+    public static Function<String, EngineConfig> configs(final Map<String, String> settings) {
+        return pool -> {
+            final Map<String, String> s = new TreeMap<>(settings);
+            s.put("pool", pool);
+            return EngineConfig.fromSettings(s);
+        };
     }
 
     private <T extends SpecificRecord> Serializer<T> ser() {
