@@ -20,6 +20,7 @@ final class BoundedDecoder extends Decoder {
     private final int recordBytes;
     private final DecodeLimits limits;
     private final boolean itemsTakeBytes;
+    private final Utf8 scratch = new Utf8(); // for strings read as java.lang.String, as BinaryDecoder does
 
     /**
      * @param in             a decoder over a byte array (so that its buffered bytes are all the bytes left)
@@ -84,7 +85,7 @@ final class BoundedDecoder extends Decoder {
 
     @Override
     public String readString() throws IOException {
-        return readString(null).toString();
+        return readString(scratch).toString();
     }
 
     @Override
