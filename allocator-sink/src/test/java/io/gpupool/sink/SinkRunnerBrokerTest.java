@@ -5,11 +5,17 @@ import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.NodeCommandType;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
+import io.gpupool.registry.RegistryClientConfig;
+import io.gpupool.registry.SchemaRegistry;
+import io.gpupool.serde.AllocationBomb;
+import io.gpupool.serde.AvroSerdeConfig;
+import io.gpupool.serde.WireFormat;
 import io.gpupool.sink.apply.SimulatedApplier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -123,6 +129,28 @@ class SinkRunnerBrokerTest {
                 assertThat(header(dead.get(2), DeadLetterQueue.ERROR_MESSAGE)).contains("UNKNOWN");
                 assertThat(has(ev, "odd", "APPLIED")).isFalse();
                 assertThat(sink.metrics().registry().scrape()).contains("gpupool_sink_commands_dead_lettered_total");
+            }
+        }
+    }
+
+    @Test
+    void anAllocationBombIsDeadLetteredAndTheSinkGoesOn(final TestStack stack) throws Exception {
+        try (SinkTestKit kit = new SinkTestKit(stack, 1)) {
+            // the heap of this JVM (the surefire argLine) cannot hold what the bomb claims
+            assertThat(Runtime.getRuntime().maxMemory()).isLessThan(4 * AllocationBomb.CLAIM);
+            final SchemaRegistry registry = AvroSerdeConfig.registry(Map.of(RegistryClientConfig.URL,
+                    stack.requireRegistryUrl()));
+            final int id = registry.register(WireFormat.subject(kit.commands, false), NodeCommand.getClassSchema());
+            try (SinkRunner sink = SinkRunner.create(kit.config(state), new SimulatedApplier(10, Duration.ofMinutes(10)))
+                    .start()) {
+                kit.sendRaw("n1", AllocationBomb.record(id, NodeCommand.getClassSchema(), "gpus"));
+                kit.send(allocate("after", "n1", 1_000, List.of(), 1));
+                kit.eventsUntil(e -> has(e, "after", "COMPLETED"), WAIT);
+                final List<ConsumerRecord<byte[], byte[]>> dead = kit.deadLetters(1, WAIT);
+                assertThat(dead).hasSize(1);
+                assertThat(header(dead.get(0), DeadLetterQueue.SOURCE_OFFSET)).isEqualTo("0");
+                assertThat(header(dead.get(0), DeadLetterQueue.ERROR_MESSAGE)).contains("array of 2000000000 items in a");
+                assertThat(sink.failure()).isEmpty();
             }
         }
     }

@@ -129,6 +129,10 @@ public final class AuditCommand implements Callable<Integer> {
                     .run(h.history.journal(source.pool, offsets, decidedUpTo), RecordedDecisions.of(decisions), commands,
                             reality);
             r.print(out);
+            if (h.history.undecodableJournalRecords() > 0) {
+                out.printf("%d journal records could not be decoded: skipped, as the placer dead-lettered them%n",
+                        h.history.undecodableJournalRecords());
+            }
             return r.passed() ? 0 : 1;
         }
     }

@@ -23,12 +23,19 @@ public final class RecordDecodeException extends SerializationException {
         WRONG_MAGIC_BYTE,
         /** The registry has no schema with that id. */
         UNKNOWN_SCHEMA_ID,
-        /** The body ended before the record did. */
+        /**
+         * The body ended before the record did, or an array/map count or a string/bytes length says
+         * more than the bytes left (checked before anything is allocated for it).
+         */
         TRUNCATED_BODY,
         /** The body holds bytes after the end of the record. */
         TRAILING_BYTES,
         /** The body is not a valid encoding for the writer schema (bad length, union index, enum). */
         CORRUPT_BODY,
+        /** An array/map count or a string/bytes length is more than the {@link DecodeLimits} allow. */
+        OVER_LIMIT,
+        /** The decoder raised an Error (StackOverflowError, OutOfMemoryError) on this record. */
+        DECODER_FAILED,
         /** The writer schema cannot be resolved to the reader's record type. */
         SCHEMA_MISMATCH,
         /** The registry could not be asked (down, auth). Retriable: do not dead-letter on this. */

@@ -22,19 +22,34 @@ import org.apache.kafka.common.serialization.Deserializer;
  * Reads Confluent wire format into SpecificRecords: fetches the writer schema by the id in the
  * header and resolves it to the reader's schema (the configured class), so records written with an
  * older compatible schema decode into today's classes. Bad bytes raise {@link RecordDecodeException}.
+ * Counts and lengths are checked before Avro allocates for them ({@link BoundedDecoder}), and an
+ * Error raised while decoding one record (a stack or heap exhausted by it) is that record's
+ * problem too, so a consumer dead-letters it instead of losing its thread to it, again and again.
  */
 public final class SpecificAvroDeserializer<T extends SpecificRecord> implements Deserializer<T> {
     private SchemaRegistry registry;
     private Schema readerSchema;
-    private final Map<Integer, SpecificDatumReader<T>> readers = new ConcurrentHashMap<>();
+    private final Map<Integer, Reader<T>> readers = new ConcurrentHashMap<>();
+    private final DecodeLimits limits;
+
+    /** A writer schema's reader, and whether each of its array items takes at least one byte. */
+    private record Reader<T>(SpecificDatumReader<T> datum, boolean itemsTakeBytes) {
+    }
 
     /** For Kafka's by-class-name construction; {@link #configure} must follow (with specific.avro.value.type). */
     public SpecificAvroDeserializer() {
+        this.limits = DecodeLimits.DEFAULT;
     }
 
     /** Reads into {@code type}; pass null to read into the class the writer schema names. */
     public SpecificAvroDeserializer(final SchemaRegistry registry, final Class<T> type) {
+        this(registry, type, DecodeLimits.DEFAULT);
+    }
+
+    /** Reads into {@code type} with other maxima than {@link DecodeLimits#DEFAULT}. */
+    public SpecificAvroDeserializer(final SchemaRegistry registry, final Class<T> type, final DecodeLimits limits) {
         this.registry = registry;
+        this.limits = limits;
         this.readerSchema = type == null ? null : SpecificData.get().getSchema(type);
     }
 
@@ -77,12 +92,18 @@ public final class SpecificAvroDeserializer<T extends SpecificRecord> implements
                     "first byte is 0x%02x, expected 0x00: not Confluent wire format", data[0] & 0xff), null);
         }
         final int id = WireFormat.readSchemaId(data);
-        final SpecificDatumReader<T> reader = reader(topic, id);
+        final Reader<T> reader = reader(topic, id);
         final BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(data, WireFormat.HEADER_SIZE,
                 data.length - WireFormat.HEADER_SIZE, null);
         final T record;
         try {
-            record = reader.read(null, decoder);
+            record = reader.datum().read(null, new BoundedDecoder(decoder, data.length, limits, reader.itemsTakeBytes()));
+        } catch (final DecodeLimitException e) {
+            throw fail(topic, e.problem(), id, e.getMessage(), e);
+        } catch (final StackOverflowError | OutOfMemoryError e) {
+            // Caught for this one record only: the stack unwound and the failed allocation is garbage.
+            throw fail(topic, Problem.DECODER_FAILED, id, e.getClass().getSimpleName() + " while decoding a "
+                    + data.length + "-byte record: " + e.getMessage(), e);
         } catch (final EOFException e) {
             throw fail(topic, Problem.TRUNCATED_BODY, id, "body of " + (data.length - WireFormat.HEADER_SIZE)
                     + " bytes ends inside the record", e);
@@ -100,8 +121,8 @@ public final class SpecificAvroDeserializer<T extends SpecificRecord> implements
         return record;
     }
 
-    private SpecificDatumReader<T> reader(final String topic, final int id) {
-        final SpecificDatumReader<T> cached = readers.get(id);
+    private Reader<T> reader(final String topic, final int id) {
+        final Reader<T> cached = readers.get(id);
         if (cached != null) {
             return cached;
         }
@@ -135,7 +156,7 @@ public final class SpecificAvroDeserializer<T extends SpecificRecord> implements
             throw fail(topic, Problem.SCHEMA_MISMATCH, id, "reader " + reader.getFullName()
                     + " cannot read writer schema " + id + ": " + compatibility.getResult().getIncompatibilities(), null);
         }
-        final SpecificDatumReader<T> created = new SpecificDatumReader<>(writer, reader);
+        final Reader<T> created = new Reader<>(new SpecificDatumReader<>(writer, reader), !ZeroByteItems.anywhere(writer));
         readers.putIfAbsent(id, created);
         return created;
     }

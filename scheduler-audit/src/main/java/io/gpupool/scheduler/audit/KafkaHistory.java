@@ -13,6 +13,7 @@ import io.gpupool.scheduler.journal.SnapshotTopic;
 import io.gpupool.scheduler.journal.SnapshotTopicRecords;
 import io.gpupool.scheduler.journal.TopicNames;
 import io.gpupool.serde.AvroSerdeConfig;
+import io.gpupool.serde.RecordDecodeException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -187,6 +188,28 @@ public final class KafkaHistory implements AutoCloseable {
         }
     }
 
+    /**
+     * Journal records that could not be decoded (only stage 1 should write the journal, but anyone
+     * with access can): the placer dead-letters them and applies nothing, so an audit skips them too.
+     */
+    public long undecodableJournalRecords() {
+        return undecodableJournal;
+    }
+
+    private long undecodableJournal;
+
+    private JournalEntry journalEntry(final ConsumerRecord<byte[], byte[]> r) {
+        try {
+            return journal.deserialize(r.topic(), r.headers(), r.value());
+        } catch (final RecordDecodeException e) {
+            if (e.retriable()) {
+                throw e; // the registry is down: the audit cannot go on without it
+            }
+            undecodableJournal++;
+            return null;
+        }
+    }
+
     private CommandsTopic commandsTopic() {
         if (commandsTopic != null) {
             return commandsTopic;
@@ -280,7 +303,7 @@ public final class KafkaHistory implements AutoCloseable {
                         if (r.offset() >= end) {
                             continue;
                         }
-                        final JournalEntry e = journal.deserialize(r.topic(), r.headers(), r.value());
+                        final JournalEntry e = journalEntry(r);
                         if (e != null && (pool == null || pool.equals(e.getPool().toString()))) {
                             buffer.add(new JournalRecord(r.partition(), r.offset(), e));
                         }

@@ -10,6 +10,7 @@ import io.gpupool.scheduler.stream.PoolGauges;
 import io.gpupool.scheduler.stream.SchedulerMetrics;
 import io.gpupool.scheduler.stream.SchedulerOptions;
 import io.gpupool.scheduler.stream.SchedulerTopology;
+import io.gpupool.scheduler.stream.StreamThreadPolicy;
 import io.gpupool.scheduler.stream.StreamsSettings;
 import io.gpupool.scheduler.stream.TelemetryRules;
 import io.gpupool.serde.AvroSerdeConfig;
@@ -39,7 +40,6 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -109,11 +109,9 @@ public final class SchedulerApp implements AutoCloseable {
         }
         final KafkaStreams streams = new KafkaStreams(SchedulerTopology.build(topics, codecs, metrics, engines, configs,
                 o.snapshotEvery(), o.tickIntervalMs(), TelemetryRules.defaults(), o.maxClockAheadMs()), props);
-        // a bug in one record must not take the whole scheduler down: replace the thread, keep going
-        streams.setUncaughtExceptionHandler(e -> {
-            LOG.error("stream thread failed; replacing it", e);
-            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
-        });
+        // a failed thread is replaced, but a thread that keeps failing shuts the client down (and /health says so)
+        final StreamThreadPolicy threads = StreamThreadPolicy.defaults(meters);
+        streams.setUncaughtExceptionHandler(threads);
         final KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
         streamsMetrics.bindTo(meters);
         final PoolGauges gauges = new PoolGauges(engines, meters);
@@ -130,6 +128,7 @@ public final class SchedulerApp implements AutoCloseable {
             }
         }, 1, 5, TimeUnit.SECONDS);
         if (http != null) {
+            http.reportThreadTrouble(threads::trouble);
             http.serve(streams, engines, meters, o.httpHost() + ":" + http.port());
         }
         streams.start();

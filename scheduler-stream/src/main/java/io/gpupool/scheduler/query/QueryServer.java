@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
@@ -49,6 +50,7 @@ public final class QueryServer implements AutoCloseable {
     private PoolEngines engines;
     private PrometheusMeterRegistry meters;
     private String self;
+    private Supplier<Optional<String>> threadTrouble = Optional::empty;
 
     private QueryServer(final HttpServer server) {
         this.server = server;
@@ -65,6 +67,11 @@ public final class QueryServer implements AutoCloseable {
 
     public int port() {
         return server.getAddress().getPort();
+    }
+
+    /** Where /health learns that stream threads keep failing (see {@code StreamThreadPolicy#trouble}). */
+    public void reportThreadTrouble(final Supplier<Optional<String>> trouble) {
+        this.threadTrouble = trouble;
     }
 
     public void serve(final KafkaStreams ks, final PoolEngines pools, final PrometheusMeterRegistry registry,
@@ -100,7 +107,8 @@ public final class QueryServer implements AutoCloseable {
                     out.write(body);
                 }
             } else if (path.equals("/health")) {
-                send(ex, 200, JSON.writeValueAsString(Map.of("state", streams.state().name())));
+                final Health health = Health.of(streams.state(), threadTrouble.get());
+                send(ex, health.status(), JSON.writeValueAsString(health.body()));
             } else if (parts.length == 1 && parts[0].equals("pools")) {
                 pools(ex, local);
             } else if (parts.length == 2 && parts[0].equals("pools")) {

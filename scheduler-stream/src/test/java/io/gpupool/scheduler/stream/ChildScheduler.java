@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 final class ChildScheduler implements AutoCloseable {
     private final Process process;
     private final List<String> output = new ArrayList<>();
+    private volatile int httpPort = -1;
 
     private ChildScheduler(final Process process) {
         this.process = process;
@@ -46,6 +47,7 @@ final class ChildScheduler implements AutoCloseable {
                         output.add(line);
                     }
                     if (line.startsWith("READY")) {
+                        httpPort = Integer.parseInt(line.substring("READY".length()).trim());
                         return true;
                     }
                     if (line.startsWith("FAILED")) {
@@ -60,6 +62,11 @@ final class ChildScheduler implements AutoCloseable {
         if (!ready.get(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             throw new IllegalStateException("child scheduler did not get ready: " + output);
         }
+    }
+
+    /** The port of its queries, /metrics and /health, once ready. */
+    int httpPort() {
+        return httpPort;
     }
 
     /** SIGKILL: no shutdown hook, no clean close, an open transaction left behind. */
