@@ -10,9 +10,10 @@ import java.util.List;
  *
  * @param submittedJob the job id when the entry was a job submit (its first decision is in here)
  * @param eventNote    for a job event the engine did not apply (late or refused), what it made of it; else null
+ * @param configChange for engine settings that changed the pool's configuration, the change; else null
  */
 public record Applied(List<PlacementDecision> decisions, List<NodeCommand> commands, String submittedJob,
-                      JobEventNote eventNote) {
+                      JobEventNote eventNote, ConfigChange configChange) {
     static final Applied NOTHING = new Applied(List.of(), List.of(), null, null);
 
     public Applied {
@@ -20,7 +21,12 @@ public record Applied(List<PlacementDecision> decisions, List<NodeCommand> comma
         commands = List.copyOf(commands);
     }
 
+    public Applied(final List<PlacementDecision> decisions, final List<NodeCommand> commands, final String submittedJob,
+                   final JobEventNote eventNote) {
+        this(decisions, commands, submittedJob, eventNote, null);
+    }
+
     public Applied(final List<PlacementDecision> decisions, final List<NodeCommand> commands, final String submittedJob) {
-        this(decisions, commands, submittedJob, null);
+        this(decisions, commands, submittedJob, null, null);
     }
 }
