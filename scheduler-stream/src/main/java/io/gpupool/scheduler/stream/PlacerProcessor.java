@@ -186,6 +186,9 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
             snapshot(entry.getPool(), pool, cause, record.timestamp());
         }
         emit(entry.getPool(), applied, record.timestamp());
+        if (applied.configChange() != null) {
+            LOG.info("{}", applied.configChange().describe());
+        }
         if (applied.eventNote() != null) {
             noted(entry, applied.eventNote(), record, where);
         }
