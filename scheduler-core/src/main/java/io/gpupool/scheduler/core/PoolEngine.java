@@ -22,7 +22,7 @@ import java.util.OptionalLong;
  * reservation plans, so that choice cannot drift from the dispatch.
  */
 public final class PoolEngine {
-    // Not final: reconfigure() wires them anew around the same state under another configuration.
+    // Not final: reconfigure() wires them anew under another configuration, the state restored from its own snapshot.
     private EngineConfig cfg;
     PoolState st;
     private ModelStats stats;

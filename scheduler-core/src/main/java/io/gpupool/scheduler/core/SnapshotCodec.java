@@ -7,19 +7,19 @@ import java.util.Optional;
 import java.util.SortedMap;
 
 /**
- * The engine state as versioned bytes: a header (magic, version, and from version 6 the enum name
- * table, from version 7 the engine settings), the pool's counters and clock, then the sections below in this order, each written by its
- * own codec. Hand-written so that the same state always gives the same bytes (every collection is
- * written in a deterministic order) and old snapshots stay readable. Derived structures (capacity
- * index, shared-room sets, inventory totals) are rebuilt, not stored.
+ * The engine state as versioned bytes: a header (magic, version, from version 6 the enum name table,
+ * from version 7 the engine settings), the pool's counters and clock, then the sections below in this
+ * order, each written by its own codec. Hand-written so that the same state always gives the same
+ * bytes (every collection is written in a deterministic order) and old snapshots stay readable.
+ * Derived structures (capacity index, shared-room sets, inventory totals) are rebuilt, not stored.
  *
  * <p>Versions: 1 as first released; 2 appends the consolidation guard; 3 the standing reservation
  * plans; 4 each node's uplink utilisation; 5 each job's placement identity; 6 writes every enum by
  * name ({@link SnapshotEnums}) instead of by ordinal; 7 adds the engine settings to the header
  * ({@link SnapshotSettings}): a restore takes them, while an older snapshot restores under the
- * configuration it is given. A snapshot of an older version restores without
- * the sections it lacks (each section says what that means) and with its enums read by the frozen
- * ordinals of those versions ({@link SnapshotLegacyOrdinals}).
+ * configuration it is given. A snapshot of an older version restores without the sections it lacks
+ * (each section says what that means) and with its enums read by the frozen ordinals of those
+ * versions ({@link SnapshotLegacyOrdinals}).
  */
 final class SnapshotCodec {
     private static final int MAGIC = 0x47505045; // "GPPE"
@@ -95,9 +95,6 @@ final class SnapshotCodec {
         final PoolState st = e.st;
         String at = "header";
         try (SnapshotIn in = new SnapshotIn(data)) {
-            if (in.readInt() != MAGIC) {
-                throw new IllegalArgumentException("not a gpupool engine snapshot (bad magic)");
-            }
             final int version = readHeader(in);
             if (version >= WITH_SETTINGS) {
                 SnapshotSettings.read(in); // the engine was built with them (PoolEngine.restore) before its state is read
@@ -128,17 +125,17 @@ final class SnapshotCodec {
      */
     static Optional<SortedMap<String, String>> settings(final byte[] data) {
         try (SnapshotIn in = new SnapshotIn(data)) {
-            if (in.readInt() != MAGIC) {
-                throw new IllegalArgumentException("not a gpupool engine snapshot (bad magic)");
-            }
             return readHeader(in) >= WITH_SETTINGS ? Optional.of(SnapshotSettings.read(in)) : Optional.empty();
         } catch (IOException ex) {
             throw new IllegalArgumentException("engine snapshot is truncated or corrupt (header): " + ex.getMessage(), ex);
         }
     }
 
-    /** Reads the header after the magic up to the settings: the version (returned) and the enum table. */
+    /** Reads the header up to the settings: the magic, the version (returned) and the enum table. */
     private static int readHeader(final SnapshotIn in) throws IOException {
+        if (in.readInt() != MAGIC) {
+            throw new IllegalArgumentException("not a gpupool engine snapshot (bad magic)");
+        }
         final int version = in.readInt();
         if (version < OLDEST_READABLE || version > VERSION) {
             throw new IllegalArgumentException("engine snapshot version " + version + " is not supported (this build reads "
