@@ -44,9 +44,11 @@ import org.junit.jupiter.api.io.TempDir;
  * The engine configuration is part of the record: a scheduler runs with one quota, is stopped and
  * started again (same application, same state) with another, and the audit, run with today's settings,
  * replays the first run's entries under the first run's quota and the second's under the second's. It
- * names the change and finds no divergence. Before the settings were journaled, the audit re-ran the
- * first run's entries under today's quota and placed jobs the first run had queued. (The audit's own
- * settings differ from the first run's too; that is not a change in the history, and is not listed.)
+ * names the change and finds no divergence. Before the settings were journaled, the restarted placer
+ * itself re-applied the first run's entries under the new quota: it placed the two waiting jobs in its
+ * restore, where outputs are dropped, so they never got a decision (seen: only j4 and j5 were placed in
+ * the second run); and the audit re-ran the first run under today's quota. (The audit's own settings
+ * differ from the first run's too; that is not a change in the history, and is not listed.)
  */
 @ExtendWith(LocalStackExtension.class)
 class ConfigChangeOnStackTest {
