@@ -61,7 +61,7 @@ public final class ReplayCommand implements Callable<Integer> {
             final RunStats rerun;
             try {
                 recorded = WhatIf.recorded(journal, decisions, HistorySource.configs(Map.of(), decisions));
-                rerun = WhatIf.rerun(label(whatIf), journal, decisions, HistorySource.configs(whatIf, decisions));
+                rerun = WhatIf.rerun(label(whatIf), journal, decisions, HistorySource.configs(whatIf, decisions), whatIf);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }

@@ -255,7 +255,7 @@ class HistoryCommandsOnStackTest {
         }
     }
 
-    private static CliRun run(final String command, final List<String> first, final String... rest) {
+    static CliRun run(final String command, final List<String> first, final String... rest) {
         final List<String> args = new ArrayList<>();
         args.add(command);
         args.addAll(first);
@@ -267,18 +267,18 @@ class HistoryCommandsOnStackTest {
         return line.replaceAll("entries_per_s=\\d+", "");
     }
 
-    private static String lastLine(final String out) {
+    static String lastLine(final String out) {
         final String[] lines = out.strip().split("\n");
         return lines[lines.length - 1];
     }
 
     /** The replay's name=value line: second to last, before the reality check's. */
-    private static String summaryLine(final String out) {
+    static String summaryLine(final String out) {
         final String[] lines = out.strip().split("\n");
         return lines[lines.length - 2];
     }
 
-    private static void poll(final KafkaConsumer<String, PlacementDecision> c,
+    static void poll(final KafkaConsumer<String, PlacementDecision> c,
                              final List<ConsumerRecord<String, PlacementDecision>> seen, final int atLeast) {
         await(atLeast + " decisions").atMost(Duration.ofSeconds(60)).pollInSameThread().pollDelay(Duration.ZERO)
                 .until(() -> {
@@ -287,12 +287,12 @@ class HistoryCommandsOnStackTest {
                 });
     }
 
-    private static JobRequest request(final int nodes, final int gpus) {
+    static JobRequest request(final int nodes, final int gpus) {
         return JobRequest.newBuilder().setName("train").setTenant("team-a").setPool("pool-h").setNodes(nodes)
                 .setGpusPerNode(gpus).build();
     }
 
-    private static JobCommand submit(final String id, final int nodes, final int gpus) {
+    static JobCommand submit(final String id, final int nodes, final int gpus) {
         return JobCommand.newBuilder().setJobId(id).setCommandId("submit-" + id)
                 .setCommand(JobSubmit.newBuilder().setRequest(request(nodes, gpus)).build()).build();
     }

@@ -1,6 +1,7 @@
 package io.gpupool.scheduler.audit;
 
 import io.gpupool.scheduler.audit.reality.RealityReport;
+import io.gpupool.scheduler.journal.ConfigChange;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
@@ -10,15 +11,18 @@ import java.util.TreeMap;
  * What an audit found. {@code replayed} counts the journal entries applied to an engine (warm-up
  * included), {@code matched} and {@code divergent} the decisions compared in the audited range;
  * {@code commands} the same for the node commands; {@code reality} what the sinks report they ran;
+ * {@code configChanges} where the journal changed a pool's engine configuration, in journal order;
  * {@code skippedCount} the entries the engine threw on, skipped as the placer skips them (not a divergence:
  * the placer did the same; the first few are described in {@code skipped}).
  */
 public record AuditResult(long replayed, long compared, long matched, long divergent, Divergence firstDivergence,
                           long violationCount, List<Violation> violations, double seconds, double cpuSeconds,
                           Map<String, Long> startedFromSnapshot, CommandAudit commands,
-                          RealityReport reality, long skippedCount, List<String> skipped) {
+                          RealityReport reality, List<ConfigChange> configChanges, long skippedCount,
+                          List<String> skipped) {
 
     public AuditResult {
+        configChanges = List.copyOf(configChanges);
         violations = List.copyOf(violations);
         skipped = List.copyOf(skipped);
         startedFromSnapshot = Map.copyOf(startedFromSnapshot);
@@ -46,6 +50,9 @@ public record AuditResult(long replayed, long compared, long matched, long diver
     public void print(final PrintWriter out) {
         new TreeMap<>(startedFromSnapshot).forEach((pool, offset) ->
                 out.printf("pool %s: started from the engine snapshot at journal offset %d%n", pool, offset));
+        for (final ConfigChange c : configChanges) {
+            out.println(c.describe());
+        }
         out.printf("entries replayed: %d; decisions compared: %d, matched: %d, divergent: %d%n", replayed, compared,
                 matched, divergent);
         if (!commands.audited() && commands.whyNot() != null) {
@@ -80,6 +87,9 @@ public record AuditResult(long replayed, long compared, long matched, long diver
             out.printf("... and %d more violations%n", violationCount - violations.size());
         }
         reality.printFindings(out);
+        if (!configChanges.isEmpty()) {
+            out.printf("config_changes=%d%n", configChanges.size());
+        }
         out.printf("seconds=%.3f cpu_seconds=%.3f entries_per_cpu_s=%d%n", seconds, cpuSeconds, entriesPerCpuSecond());
         out.printf("replayed=%d matched=%d divergent=%d violations=%d entries_per_s=%d%s%n", replayed, matched, divergent,
                 violationCount, entriesPerSecond(), commands.audited()

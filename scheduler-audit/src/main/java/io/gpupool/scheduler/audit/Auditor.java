@@ -9,6 +9,7 @@ import io.gpupool.scheduler.audit.reality.RealityReport;
 import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.PoolEngine;
 import io.gpupool.scheduler.journal.Applied;
+import io.gpupool.scheduler.journal.ConfigChange;
 import io.gpupool.scheduler.journal.EngineSnapshot;
 import io.gpupool.scheduler.journal.JournalApplier;
 import io.gpupool.scheduler.journal.JournalRecord;
@@ -18,16 +19,20 @@ import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
  * Re-runs the engine over recorded journal entries, through the same {@link JournalApplier} the
  * placer uses, and compares each recomputed decision and node command with the recorded one caused by
  * the same entry, byte for byte on the Avro encoding (with a field diff when they differ). Checks the
- * history's invariants on the way. A pool may start from an engine snapshot: entries it covers are
+ * history's invariants on the way. The engine configuration comes from the journal (EngineSettings
+ * entries, and the settings inside engine snapshots), as it did in the placer; each change of it is
+ * reported ({@link AuditResult#configChanges}), never counted as a divergence. A pool may start from an engine snapshot: entries it covers are
  * skipped, and the snapshot's job book seeds the book of its journal partition. As in the placer
  * (one task per journal partition), each journal partition has its own job book. The re-run repeats
  * the engine's own mistakes, so an audit can also check what the sinks report they ran
@@ -95,6 +100,9 @@ public final class Auditor {
         long[] cspan = null;
         int applierPartition = Integer.MIN_VALUE;
         final Map<String, Long> fromSnapshot = new HashMap<>();
+        final List<ConfigChange> configChanges = new ArrayList<>();
+        /** Pools that started from a snapshot or have applied an entry (membership only). */
+        final Set<String> running = new HashSet<>(snapshots.keySet());
         long firstComparedMs = Long.MAX_VALUE;
         long lastComparedMs = Long.MIN_VALUE;
         long replayed = 0;
@@ -136,6 +144,12 @@ public final class Auditor {
                         + r.entry().getPayload().getClass().getSimpleName() + "): the engine threw "
                         + applied.skipped() + "; skipped as the placer skips it");
             }
+            // the journal changed the rules here: reported, not compared. Settings before a pool's first other entry
+            // are the configuration it started with (they differ only from the audit's own settings): no change.
+            if (applied.configChange() != null && running.contains(pool)) {
+                configChanges.add(applied.configChange());
+            }
+            running.add(pool);
             final Map<String, PlacementDecision> mine = recorded.take(r.partition(), r.offset());
             final boolean inRange = !range.before(r);
             if (inRange) {
@@ -241,6 +255,7 @@ public final class Auditor {
                 commandsMatched, commandsDivergent, firstCommand, commands.completeFrom())
                 : new CommandAudit(false, commands.whyNotAudited(), 0, 0, 0, null, Map.of());
         return new AuditResult(replayed, compared, matched, divergent, first, invariants.count(),
-                invariants.violations(), seconds, cpu, fromSnapshot, commandAudit, sinks, engines.skipped(), skipped);
+                invariants.violations(), seconds, cpu, fromSnapshot, commandAudit, sinks, configChanges,
+                engines.skipped(), skipped);
     }
 }

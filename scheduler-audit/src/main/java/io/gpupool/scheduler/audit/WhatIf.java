@@ -24,7 +24,8 @@ import java.util.function.Function;
  * replayed as recorded; a job's STARTED and end events are re-timed from its observed run
  * ({@link ObservedRuns}) relative to where the re-run places it. When a re-timed event falls on the
  * recorded one (same job, type and time), it takes the recorded entry's place in the journal, so the
- * recorded settings reproduce the recorded history exactly.
+ * recorded settings reproduce the recorded history exactly. The settings are the journal's (EngineSettings
+ * entries), with the what-if's overrides laid over them.
  */
 public final class WhatIf {
     /** A re-timed sink event of one run of a job, about that run's placement. */
@@ -60,7 +61,18 @@ public final class WhatIf {
 
     public static RunStats rerun(final String label, final List<JournalRecord> journal,
                                  final List<PlacementDecision> recorded, final Function<String, EngineConfig> configs) {
-        final Rerun run = new Rerun(configs, new ObservedRuns(journal, recorded));
+        return rerun(label, journal, recorded, configs, Map.of());
+    }
+
+    /**
+     * @param configs   the configuration of each pool until its first journaled settings
+     * @param overrides laid over every journaled setting: the what-if runs the journal's configuration
+     *                  with these keys changed, from start to end
+     */
+    public static RunStats rerun(final String label, final List<JournalRecord> journal,
+                                 final List<PlacementDecision> recorded, final Function<String, EngineConfig> configs,
+                                 final Map<String, String> overrides) {
+        final Rerun run = new Rerun(configs, new ObservedRuns(journal, recorded), JournalApplier.offline(overrides));
         long syntheticOffset = -1;
         for (final JournalRecord r : journal) {
             final long t = r.timestampMs();
@@ -92,7 +104,7 @@ public final class WhatIf {
     private static final class Rerun {
         final Function<String, EngineConfig> configs;
         final ObservedRuns observed;
-        final JournalApplier applier = JournalApplier.offline();
+        final JournalApplier applier;
         final ReplayPools pools;
         final Map<String, PoolEngine> engines;
         final Map<String, String> poolOf = new HashMap<>();
@@ -104,11 +116,12 @@ public final class WhatIf {
                 ? Long.compare(a.atMs, b.atMs) : Long.compare(a.seq, b.seq));
         long seq;
 
-        Rerun(final Function<String, EngineConfig> configs, final ObservedRuns observed) {
+        Rerun(final Function<String, EngineConfig> configs, final ObservedRuns observed, final JournalApplier applier) {
             this.configs = configs;
             this.observed = observed;
             this.pools = new ReplayPools(configs);
             this.engines = pools.engines();
+            this.applier = applier;
         }
 
         boolean current(final Pending p) {

@@ -100,6 +100,14 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
     }
 
     /**
+     * This config as settings: every key {@link #fromSettings} reads, defaults included, sorted, so that
+     * {@code fromSettings(c.toSettings()).equals(c)}. What the journal and engine snapshots record.
+     */
+    public SortedMap<String, String> toSettings() {
+        return ConfigSettings.of(this);
+    }
+
+    /**
      * Builds a config from settings. Keys: pool, policy, stale-telemetry-timeout-ms, temperature-threshold-c,
      * evict-on-failure, critical-xids (comma list), busy-utilisation-pct, finished-jobs-retained, fgd-window,
      * backfill, preemption, consolidation-max-evictions, consolidation-cooldown-ms, consolidation-window-ms,

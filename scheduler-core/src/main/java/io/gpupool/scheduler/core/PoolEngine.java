@@ -22,25 +22,32 @@ import java.util.OptionalLong;
  * reservation plans, so that choice cannot drift from the dispatch.
  */
 public final class PoolEngine {
-    private final EngineConfig cfg;
-    final PoolState st;
-    private final ModelStats stats = new ModelStats();
-    private final PlacementSearch placer;
-    private final Explainer explainer;
-    private final QueuePass pass;
-    private final Outcome out;
-    private final Allocation allocation;
-    private final JobLifecycle jobs;
-    private final HealthRules health;
-    private final PoolMembership membership;
-    private final PoolViews views;
+    // Not final: reconfigure() wires them anew under another configuration, the state restored from its own snapshot.
+    private EngineConfig cfg;
+    PoolState st;
+    private ModelStats stats;
+    private PlacementSearch placer;
+    private Explainer explainer;
+    private QueuePass pass;
+    private Outcome out;
+    private Allocation allocation;
+    private JobLifecycle jobs;
+    private HealthRules health;
+    private PoolMembership membership;
+    private PoolViews views;
     private final Dispatch dispatch = new Dispatch();
     /** Size of the last snapshot written: a capacity hint for the next one (not state). */
     int lastSnapshotSize;
 
     public PoolEngine(final EngineConfig config) {
+        wire(config);
+    }
+
+    /** An empty state and the rules over it, under {@code config}. */
+    private void wire(final EngineConfig config) {
         this.cfg = config;
         this.st = new PoolState(config);
+        this.stats = new ModelStats();
         this.placer = new PlacementSearch(st, config, stats);
         this.explainer = new Explainer(st, placer, stats);
         this.pass = new QueuePass(this, st, config, placer);
@@ -51,6 +58,20 @@ public final class PoolEngine {
         this.health = new HealthRules(st, config, allocation, jobs);
         this.membership = new PoolMembership(st, config, stats, jobs);
         this.views = new PoolViews(st, config, pass, explainer);
+    }
+
+    /**
+     * From now on the engine runs under {@code next}: its state is carried over as a restore of its own
+     * snapshot under {@code next} would (so a replay that restores at this point gets the same engine);
+     * nothing is decided until the next input. Does nothing when {@code next} equals the current config.
+     */
+    public void reconfigure(final EngineConfig next) {
+        if (next.equals(cfg)) {
+            return;
+        }
+        final byte[] state = snapshot();
+        wire(next);
+        SnapshotCodec.read(state, this);
     }
 
     public EngineConfig config() {
@@ -204,11 +225,19 @@ public final class PoolEngine {
         return SnapshotCodec.write(this);
     }
 
-    /** An engine in exactly the state {@link #snapshot()} captured, under {@code config}. */
+    /**
+     * An engine in exactly the state {@link #snapshot()} captured, under the configuration the snapshot
+     * was written under (snapshot version 7 on); an older snapshot, which does not say, under {@code config}.
+     */
     public static PoolEngine restore(final byte[] snapshot, final EngineConfig config) {
-        final PoolEngine e = new PoolEngine(config);
+        final PoolEngine e = new PoolEngine(snapshotConfig(snapshot).orElse(config));
         SnapshotCodec.read(snapshot, e);
         return e;
+    }
+
+    /** The configuration a snapshot was written under; empty for snapshots older than version 7. */
+    public static Optional<EngineConfig> snapshotConfig(final byte[] snapshot) {
+        return SnapshotCodec.settings(snapshot).map(EngineConfig::fromSettings);
     }
 
     /** Rebuilds derived structures (index, shared-room sets, stats) after a restore. */

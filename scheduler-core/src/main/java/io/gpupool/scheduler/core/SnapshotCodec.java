@@ -3,26 +3,32 @@ package io.gpupool.scheduler.core;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Optional;
+import java.util.SortedMap;
 
 /**
- * The engine state as versioned bytes: a header (magic, version, and from version 6 the enum name
- * table), the pool's counters and clock, then the sections below in this order, each written by its
- * own codec. Hand-written so that the same state always gives the same bytes (every collection is
- * written in a deterministic order) and old snapshots stay readable. Derived structures (capacity
- * index, shared-room sets, inventory totals) are rebuilt, not stored.
+ * The engine state as versioned bytes: a header (magic, version, from version 6 the enum name table,
+ * from version 7 the engine settings), the pool's counters and clock, then the sections below in this
+ * order, each written by its own codec. Hand-written so that the same state always gives the same
+ * bytes (every collection is written in a deterministic order) and old snapshots stay readable.
+ * Derived structures (capacity index, shared-room sets, inventory totals) are rebuilt, not stored.
  *
  * <p>Versions: 1 as first released; 2 appends the consolidation guard; 3 the standing reservation
  * plans; 4 each node's uplink utilisation; 5 each job's placement identity; 6 writes every enum by
- * name ({@link SnapshotEnums}) instead of by ordinal. A snapshot of an older version restores without
- * the sections it lacks (each section says what that means) and with its enums read by the frozen
- * ordinals of those versions ({@link SnapshotLegacyOrdinals}).
+ * name ({@link SnapshotEnums}) instead of by ordinal; 7 adds the engine settings to the header
+ * ({@link SnapshotSettings}): a restore takes them, while an older snapshot restores under the
+ * configuration it is given. A snapshot of an older version restores without the sections it lacks
+ * (each section says what that means) and with its enums read by the frozen ordinals of those
+ * versions ({@link SnapshotLegacyOrdinals}).
  */
 final class SnapshotCodec {
     private static final int MAGIC = 0x47505045; // "GPPE"
-    static final int VERSION = 6;
+    static final int VERSION = 7;
     private static final int OLDEST_READABLE = 1;
     /** The first version that names enum constants instead of writing ordinals. */
     private static final int ENUMS_BY_NAME = 6;
+    /** The first version that carries the engine settings. */
+    private static final int WITH_SETTINGS = 7;
 
     private interface Writer {
         void write(SnapshotOut out, PoolState st) throws IOException;
@@ -71,6 +77,7 @@ final class SnapshotCodec {
             out.writeInt(MAGIC);
             out.writeInt(VERSION);
             SnapshotEnums.writeTable(out);
+            SnapshotSettings.write(out, e.config().toSettings());
             out.writeLong(st.decisionSeq);
             out.writeLong(st.submitSeq);
             out.writeLong(st.nowMs);
@@ -88,15 +95,10 @@ final class SnapshotCodec {
         final PoolState st = e.st;
         String at = "header";
         try (SnapshotIn in = new SnapshotIn(data)) {
-            if (in.readInt() != MAGIC) {
-                throw new IllegalArgumentException("not a gpupool engine snapshot (bad magic)");
+            final int version = readHeader(in);
+            if (version >= WITH_SETTINGS) {
+                SnapshotSettings.read(in); // the engine was built with them (PoolEngine.restore) before its state is read
             }
-            final int version = in.readInt();
-            if (version < OLDEST_READABLE || version > VERSION) {
-                throw new IllegalArgumentException("engine snapshot version " + version + " is not supported (this build reads "
-                        + OLDEST_READABLE + " to " + VERSION + ")");
-            }
-            in.useEnums(version >= ENUMS_BY_NAME ? SnapshotEnums.readTable(in) : SnapshotLegacyOrdinals.ENUMS);
             st.decisionSeq = in.readLong();
             st.submitSeq = in.readLong();
             st.nowMs = in.readLong();
@@ -115,5 +117,31 @@ final class SnapshotCodec {
             throw new IllegalArgumentException("engine snapshot is truncated or corrupt (" + at + "): " + ex.getMessage(), ex);
         }
         e.rebuildDerived();
+    }
+
+    /**
+     * The engine settings a snapshot was written under (version 7 on); empty for older versions, which
+     * restore under the configuration they are given.
+     */
+    static Optional<SortedMap<String, String>> settings(final byte[] data) {
+        try (SnapshotIn in = new SnapshotIn(data)) {
+            return readHeader(in) >= WITH_SETTINGS ? Optional.of(SnapshotSettings.read(in)) : Optional.empty();
+        } catch (IOException ex) {
+            throw new IllegalArgumentException("engine snapshot is truncated or corrupt (header): " + ex.getMessage(), ex);
+        }
+    }
+
+    /** Reads the header up to the settings: the magic, the version (returned) and the enum table. */
+    private static int readHeader(final SnapshotIn in) throws IOException {
+        if (in.readInt() != MAGIC) {
+            throw new IllegalArgumentException("not a gpupool engine snapshot (bad magic)");
+        }
+        final int version = in.readInt();
+        if (version < OLDEST_READABLE || version > VERSION) {
+            throw new IllegalArgumentException("engine snapshot version " + version + " is not supported (this build reads "
+                    + OLDEST_READABLE + " to " + VERSION + ")");
+        }
+        in.useEnums(version >= ENUMS_BY_NAME ? SnapshotEnums.readTable(in) : SnapshotLegacyOrdinals.ENUMS);
+        return version;
     }
 }

@@ -17,21 +17,37 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Snapshots written by older codecs still read to the state they held: the committed fixtures
- * ({@link SnapshotFixtures}) of version 5, written by the version 5 codec, and of version 6; versions
- * 1 to 4 are the version 5 bytes without the sections those versions did not have yet. And version 6
- * names enum constants, so an enum's order does not decide what a snapshot means.
+ * ({@link SnapshotFixtures}) of version 5, written by the version 5 codec, and of versions 6 and 7;
+ * versions 1 to 4 are the version 5 bytes without the sections those versions did not have yet. Version 6
+ * names enum constants, so an enum's order does not decide what a snapshot means; version 7 carries the
+ * engine settings, so a restore runs on under the configuration the state was reached with.
  */
 class SnapshotFormatsTest {
     private static final byte[] V5 = SnapshotFixtures.resource("engine-v5.bin");
     private static final byte[] V6 = SnapshotFixtures.resource("engine-v6.bin");
+    private static final byte[] V7 = SnapshotFixtures.resource("engine-v7.bin");
 
     @Test
-    void version5ReadsToTheStateItHeldAndReencodesToTheVersion6Fixture() {
+    void versions5And6ReadToTheStateTheyHeldAndReencodeToTheVersion7Fixture() {
         for (int i = 0; i < 3; i++) {
-            assertArrayEquals(V6, PoolEngine.restore(V5, SnapshotFixtures.CONFIG).snapshot(), "restore " + i);
+            assertArrayEquals(V7, PoolEngine.restore(V5, SnapshotFixtures.CONFIG).snapshot(), "restore " + i);
         }
-        assertArrayEquals(V6, PoolEngine.restore(V6, SnapshotFixtures.CONFIG).snapshot());
-        assertEquals(6, V6[7], "the fixture is of the current version");
+        assertArrayEquals(V7, PoolEngine.restore(V6, SnapshotFixtures.CONFIG).snapshot());
+        assertArrayEquals(V7, PoolEngine.restore(V7, SnapshotFixtures.CONFIG).snapshot());
+        assertEquals(7, V7[7], "the fixture is of the current version");
+    }
+
+    /** Version 7 carries the settings it was written under, and a restore takes them, not the ones it is given. */
+    @Test
+    void aVersion7SnapshotRestoresUnderItsOwnSettings() {
+        final EngineConfig today = EngineConfig.fromSettings(Map.of("pool", "p", "policy", "first-fit",
+                "tenant.t1.max-gpus", "4"));
+        assertEquals(SnapshotFixtures.CONFIG, PoolEngine.snapshotConfig(V7).orElseThrow());
+        assertEquals(SnapshotFixtures.CONFIG, PoolEngine.restore(V7, today).config());
+        assertTrue(PoolEngine.snapshotConfig(V6).isEmpty(), "version 6 does not say");
+        assertEquals(today, PoolEngine.restore(V6, today).config(), "an older snapshot restores under the given config");
+        final PoolEngine restored = PoolEngine.restore(V6, today);
+        assertEquals(today, PoolEngine.restore(restored.snapshot(), SnapshotFixtures.CONFIG).config());
     }
 
     /** The engine restored from version 5 bytes decides like the engine that lived through the fixture's inputs. */

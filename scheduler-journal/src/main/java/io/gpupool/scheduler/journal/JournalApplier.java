@@ -2,6 +2,7 @@ package io.gpupool.scheduler.journal;
 
 import io.gpupool.avro.CongestionChange;
 import io.gpupool.avro.CongestionLevel;
+import io.gpupool.avro.EngineSettings;
 import io.gpupool.avro.GpuCondition;
 import io.gpupool.avro.GpuHealth;
 import io.gpupool.avro.GpuHealthChange;
@@ -39,9 +40,16 @@ public final class JournalApplier {
 
     private final JobBook book;
     private final Map<String, GpuUuids> uuidsByPool = new HashMap<>();
+    private final JournaledSettings settings;
 
     public JournalApplier(final JobBook book) {
+        this(book, Map.of());
+    }
+
+    /** @param overrides settings laid over every journaled EngineSettings entry (a what-if replay's); empty: as journaled */
+    public JournalApplier(final JobBook book, final Map<String, String> overrides) {
         this.book = book;
+        this.settings = new JournaledSettings(overrides);
     }
 
     /**
@@ -50,6 +58,11 @@ public final class JournalApplier {
      */
     public static JournalApplier offline() {
         return new JournalApplier(JobBook.inMemory());
+    }
+
+    /** An offline applier whose engines take {@code overrides} over every journaled setting (what-if). */
+    public static JournalApplier offline(final Map<String, String> overrides) {
+        return new JournalApplier(JobBook.inMemory(), overrides);
     }
 
     /**
@@ -98,6 +111,9 @@ public final class JournalApplier {
         final Object payload = entry.getPayload();
         if (payload instanceof JobCommand c) {
             return job(pool, engine, uuids, c, entry, cause);
+        }
+        if (payload instanceof EngineSettings s) {
+            return settings.apply(engine, pool, s, cause);
         }
         final EngineInput input;
         try {

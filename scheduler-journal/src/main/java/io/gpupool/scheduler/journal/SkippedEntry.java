@@ -26,11 +26,11 @@ public final class SkippedEntry {
         if (entry.getPayload() instanceof JobCommand c && c.getCommand() instanceof JobSubmit
                 && JobRequestMapper.badJobId(c.getJobId()) == null) {
             final String jobId = c.getJobId();
-            return new Applied(List.of(DecisionMapper.rejection(entry.getPool(), jobId, CODE, "the scheduler failed on"
+            return Applied.skipped(List.of(DecisionMapper.rejection(entry.getPool(), jobId, CODE, "the scheduler failed on"
                     + " this request (" + why + ") and skipped it, leaving the pool as it was; the journal entry is"
-                    + " dead-lettered for analysis", cause)), List.of(), jobId, null, why);
+                    + " dead-lettered for analysis", cause)), jobId, why);
         }
-        return new Applied(List.of(), List.of(), null, null, why);
+        return Applied.skipped(List.of(), null, why);
     }
 
     /** The entry and the error, for logs and the dead-letter record. */

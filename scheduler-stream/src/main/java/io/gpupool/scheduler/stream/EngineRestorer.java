@@ -12,7 +12,9 @@ import org.apache.kafka.common.serialization.Deserializer;
 /**
  * Rebuilds a pool's engine from what {@link EngineStore} kept: the snapshot, then the tail entries
  * re-applied in order. The engine is deterministic, so this is the state it had; the outputs of the
- * re-applied entries are dropped because they were emitted (exactly once) the first time.
+ * re-applied entries are dropped because they were emitted (exactly once) the first time. The engine
+ * runs under the settings its snapshot carries and those the tail journals; {@code config} (today's
+ * settings) only where neither says (no snapshot yet, or one older than engine snapshot version 7).
  */
 final class EngineRestorer {
     private EngineRestorer() {

@@ -1,5 +1,6 @@
 package io.gpupool.scheduler.stream;
 
+import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.journal.Codecs;
 import io.gpupool.scheduler.journal.JobRequestMapper;
 import io.gpupool.scheduler.journal.TopicNames;
@@ -8,6 +9,7 @@ import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobEvent;
 import io.gpupool.avro.JobSubmit;
 import io.gpupool.serde.RecordDecodeException;
+import java.util.function.Function;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -32,12 +34,15 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
     private final SchedulerMetrics metrics;
     private final Deserializer<JobCommand> commands;
     private final Deserializer<JobEvent> events;
+    private final JournalWriter journal;
     private ProcessorContext<Object, Object> context;
     /** The key the record being processed was written with (before the repartition by job id). */
     private byte[] writtenKey;
     private KeyValueStore<String, String> poolOfJob;
 
-    JobRoutingProcessor(final TopicNames topics, final SchedulerMetrics metrics, final Codecs codecs) {
+    JobRoutingProcessor(final TopicNames topics, final SchedulerMetrics metrics, final Codecs codecs,
+                        final Function<String, EngineConfig> configs) {
+        this.journal = new JournalWriter(configs, metrics);
         this.topics = topics;
         this.metrics = metrics;
         this.commands = codecs.deserializer(JobCommand.class);
@@ -47,6 +52,7 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
     @Override
     public void init(final ProcessorContext<Object, Object> ctx) {
         this.context = ctx;
+        journal.init(ctx);
         this.poolOfJob = ctx.getStateStore(JOB_STORE);
     }
 
@@ -101,7 +107,7 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
                 return;
             }
         }
-        context.forward(Journal.entry(pool, record.timestamp(), c, record, where), Journal.SINK);
+        journal.append(Journal.entry(pool, record.timestamp(), c, record, where));
         metrics.journaled("job");
     }
 
@@ -115,7 +121,7 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
         }
         // the route stays when the job ends: the other parts of a gang, and answers to EVICT commands,
         // report after the first part's end, and each must reach the engine to be judged by its placement
-        context.forward(Journal.entry(pool, record.timestamp(), e, record, where), Journal.SINK);
+        journal.append(Journal.entry(pool, record.timestamp(), e, record, where));
         metrics.journaled("job-event");
     }
 

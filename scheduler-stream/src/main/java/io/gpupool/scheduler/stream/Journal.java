@@ -1,10 +1,13 @@
 package io.gpupool.scheduler.stream;
 
+import io.gpupool.avro.EngineSettings;
 import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.SourceRef;
 import io.gpupool.avro.Tick;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
@@ -34,6 +37,13 @@ final class Journal {
     private static long writtenAt(final Record<byte[], byte[]> cause) {
         final Long original = ClampedTimestamps.original(cause.headers());
         return original != null ? original : cause.timestamp();
+    }
+
+    /** The engine settings a pool runs with from here on (see {@link JournalWriter}); no source: the scheduler's own. */
+    static Record<Object, Object> settings(final String pool, final long timestampMs, final SortedMap<String, String> settings) {
+        final JournalEntry e = JournalEntry.newBuilder().setPool(pool).setTimestamp(Instant.ofEpochMilli(timestampMs))
+                .setSource(null).setPayload(EngineSettings.newBuilder().setSettings(new TreeMap<>(settings)).build()).build();
+        return new Record<>(pool, e, timestampMs);
     }
 
     static Record<Object, Object> clockTick(final String pool, final long timestampMs) {

@@ -7,6 +7,7 @@ import io.gpupool.avro.LinkSamples;
 import io.gpupool.avro.NodeInventory;
 import io.gpupool.avro.Tick;
 import io.gpupool.avro.UplinkChange;
+import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.journal.Codecs;
 import io.gpupool.scheduler.journal.InventoryMapper;
 import io.gpupool.scheduler.journal.JournalApplier;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
+import java.util.function.Function;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -53,6 +55,7 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
     private final Deserializer<LinkSamples> linkSamples;
     private final GpuTelemetryReducer gpuReducer;
     private final LinkTelemetryReducer linkReducer;
+    private final JournalWriter journal;
     private ProcessorContext<Object, Object> context;
     private KeyValueStore<String, byte[]> nodes;
     /** Derived from the node store at init: leaf -> node -> uplink utilisation, and the pools known. */
@@ -68,7 +71,8 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
     private final Map<String, NodeFacts> cache = new HashMap<>();
 
     NodeFactsProcessor(final TopicNames topics, final TelemetryRules rules, final long tickIntervalMs,
-                       final SchedulerMetrics metrics, final Codecs codecs) {
+                       final SchedulerMetrics metrics, final Codecs codecs, final Function<String, EngineConfig> configs) {
+        this.journal = new JournalWriter(configs, metrics);
         this.topics = topics;
         this.rules = rules;
         this.tickIntervalMs = tickIntervalMs;
@@ -83,6 +87,7 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
     @Override
     public void init(final ProcessorContext<Object, Object> ctx) {
         this.context = ctx;
+        journal.init(ctx);
         this.nodes = ctx.getStateStore(NODE_STORE);
         this.leafGauges = new LeafUplinkGauges(metrics.registry(), ctx.taskId().toString());
         try (KeyValueIterator<String, byte[]> it = nodes.all()) {
@@ -99,7 +104,7 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
 
     private void tick(final long streamTimeMs) {
         for (final String pool : pools) {
-            context.forward(Journal.clockTick(pool, streamTimeMs), Journal.SINK);
+            journal.append(Journal.clockTick(pool, streamTimeMs));
             metrics.journaled("tick");
         }
     }
@@ -347,7 +352,7 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
 
     private void journal(final String pool, final Record<byte[], byte[]> record, final RecordMetadata where,
                          final Object payload, final String kind) {
-        context.forward(Journal.entry(pool, record.timestamp(), payload, record, where), Journal.SINK);
+        journal.append(Journal.entry(pool, record.timestamp(), payload, record, where));
         metrics.journaled(kind);
     }
 

@@ -191,6 +191,9 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
             }
         }
         emit(entry.getPool(), applied, record.timestamp());
+        if (applied.configChange() != null) {
+            LOG.info("{}", applied.configChange().describe());
+        }
         if (applied.eventNote() != null) {
             noted(entry, applied.eventNote(), record, where);
         }

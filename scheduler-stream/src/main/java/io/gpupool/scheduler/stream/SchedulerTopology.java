@@ -67,14 +67,14 @@ public final class SchedulerTopology {
                         .withTimestampExtractor(clock).withName(JOB_SOURCE))
                 .process(() -> new JobKeyer(t, codecs), Named.as(JOB_KEYER))
                 .repartition(Repartitioned.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(JOBS_BY_ID))
-                .process(() -> new JobRoutingProcessor(t, metrics, codecs), Named.as(JOB_ROUTING),
+                .process(() -> new JobRoutingProcessor(t, metrics, codecs, configs), Named.as(JOB_ROUTING),
                         JobRoutingProcessor.JOB_STORE);
         final Topology topo = dsl.build();
 
         // Stage 1a: node-keyed inputs
         topo.addSource((AutoOffsetReset) null, NODE_SOURCE, clock, bytes, bytes, t.inventory(),
                 t.telemetryGpu(), t.telemetryLink()); // no reset of its own: the application's default
-        topo.addProcessor("node-facts", () -> new NodeFactsProcessor(t, rules, tickIntervalMs, metrics, codecs),
+        topo.addProcessor("node-facts", () -> new NodeFactsProcessor(t, rules, tickIntervalMs, metrics, codecs, configs),
                 NODE_SOURCE);
         topo.addStateStore(store(NodeFactsProcessor.NODE_STORE), "node-facts");
 

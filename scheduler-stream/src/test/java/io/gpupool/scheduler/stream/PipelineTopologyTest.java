@@ -1,6 +1,7 @@
 package io.gpupool.scheduler.stream;
 
 import io.gpupool.avro.DecisionOutcome;
+import io.gpupool.avro.EngineSettings;
 import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobEventType;
 import io.gpupool.avro.JournalEntry;
@@ -54,10 +55,13 @@ class PipelineTopologyTest {
         // a gang of 2x8 on one leaf in this fabric: both nodes under the same leaf
         assertThat(d.getAssignments().stream().map(a -> a.getLeaf()).distinct()).hasSize(1);
         assertThat(d.getAssignments().get(0).getGpus().get(0).getUuid()).startsWith("GPU-n");
-        // the inventory entries came first; the submit is the next journal offset
+        // the inventory entries came first; then the job router's first entry for the pool: its engine settings
+        // (see StageOneSettingsTest), and the submit
         assertThat(setupEntries).isGreaterThanOrEqualTo(4);
-        assertThat(d.getCause().getOffset()).isEqualTo(setupEntries);
-        assertThat(h.journal().get(0).value().getPayload()).isInstanceOf(JobCommand.class);
+        assertThat(d.getCause().getOffset()).isEqualTo(setupEntries + 1);
+        final List<TestRecord<String, JournalEntry>> next = h.journal();
+        assertThat(next.get(0).value().getPayload()).isInstanceOf(EngineSettings.class);
+        assertThat(next.get(1).value().getPayload()).isInstanceOf(JobCommand.class);
         assertThat(d.getCause().getTimestamp().toEpochMilli()).isEqualTo(2_000);
 
         final List<TestRecord<String, NodeCommand>> cmds = h.commands.readRecordsToList();
