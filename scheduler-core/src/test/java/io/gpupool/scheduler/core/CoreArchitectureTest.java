@@ -1,9 +1,6 @@
 package io.gpupool.scheduler.core;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static io.gpupool.scheduler.core.UnorderedIteration.constructs;
-import static io.gpupool.scheduler.core.UnorderedIteration.noWalkWhereItMakes;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaCall;
@@ -111,7 +108,7 @@ class CoreArchitectureTest {
     /** A HashMap/HashSet held as a Map/Set and walked through the interface slips past the rule above. */
     @Test
     void coreDoesNotIterateHashCollectionsThroughTheirInterfaces() {
-        classes().should(noWalkWhereItMakes(constructs(HashMap.class, HashSet.class))).check(CORE);
+        DeterminismRules.noWalkOfHashCollections().check(CORE);
     }
 
     /** Map.of/Set.of and their copies iterate in an order randomised per JVM run; the collectors give hash sets/maps. */

@@ -3,6 +3,7 @@ package io.gpupool.scheduler.core;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static io.gpupool.scheduler.core.UnorderedIteration.calls;
+import static io.gpupool.scheduler.core.UnorderedIteration.constructs;
 import static io.gpupool.scheduler.core.UnorderedIteration.noWalkWhereItMakes;
 
 import com.tngtech.archunit.base.DescribedPredicate;
@@ -16,6 +17,8 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import java.math.BigDecimal;
 import java.text.NumberFormat;
 import java.util.Formatter;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -83,6 +86,15 @@ public final class DeterminismRules {
                         .or(calls(Collectors.class, "toSet", "toUnmodifiableSet", "toMap", "toUnmodifiableMap",
                                 "groupingBy", "partitioningBy"));
         return classes().should(noWalkWhereItMakes(unordered));
+    }
+
+    /**
+     * A HashMap or HashSet iterates in its keys' hash order, which for keys without a fixed hash (an
+     * enum, any object without hashCode) differs per JVM run: a class that makes one walks only
+     * collections declared by an ordered type.
+     */
+    public static ArchRule noWalkOfHashCollections() {
+        return classes().should(noWalkWhereItMakes(constructs(HashMap.class, HashSet.class)));
     }
 
     /** {@code "x" + d} is an invokedynamic, which ArchUnit's calls do not show: read it off the constant pool. */
