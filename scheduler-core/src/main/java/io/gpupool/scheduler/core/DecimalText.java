@@ -18,6 +18,13 @@ public final class DecimalText {
     private static final double PLAIN_BELOW = 1e7;
     /** 17 significant digits always read back as the same double. */
     private static final int MAX_DIGITS = 17;
+    private static final MathContext[] DIGITS = new MathContext[MAX_DIGITS + 1];
+
+    static {
+        for (int p = 1; p <= MAX_DIGITS; p++) {
+            DIGITS[p] = new MathContext(p, RoundingMode.HALF_EVEN);
+        }
+    }
 
     private DecimalText() {
     }
@@ -47,12 +54,12 @@ public final class DecimalText {
     private static BigDecimal shortest(final double d) {
         final BigDecimal exact = new BigDecimal(d); // exact; BigDecimal.valueOf(double) would go through Double.toString
         for (int p = 2; p < MAX_DIGITS; p++) {
-            final BigDecimal r = exact.round(new MathContext(p, RoundingMode.HALF_EVEN));
+            final BigDecimal r = exact.round(DIGITS[p]);
             if (r.doubleValue() == d) {
                 return r.stripTrailingZeros();
             }
         }
-        return exact.round(new MathContext(MAX_DIGITS, RoundingMode.HALF_EVEN)).stripTrailingZeros();
+        return exact.round(DIGITS[MAX_DIGITS]).stripTrailingZeros();
     }
 
     private static String plain(final BigDecimal digits) {
