@@ -13,7 +13,8 @@ import java.util.stream.Stream;
 /**
  * An installed JDK of another major version than the running one, for the cross-JVM replay: the
  * system property {@code gpupool.other.jdk} or the environment variable {@code GPUPOOL_OTHER_JDK}
- * (a JDK home) when set, else the first JDK under /usr/lib/jvm (by name) whose {@code release} file
+ * (a JDK home; it may be the running JDK, whose second run still has its own Map.of salt) when set,
+ * else the first JDK under /usr/lib/jvm (by name) whose {@code release} file
  * names another major version.
  */
 record OtherJdk(Path home, int major) {
