@@ -96,7 +96,7 @@ final class Allocation {
         final NodeState first = st.node(c.slots[0]);
         b.append(" (").append(c.scope == GangScope.NODE ? "node" : c.scope.name().toLowerCase(Locale.ROOT))
                 .append(' ').append(st.leaves.name(first.leafIndex)).append(") by ").append(cfg.policy().policyName())
-                .append(", score ").append(c.score);
+                .append(", score ").append(DecimalText.of(c.score));
         if (job.spec.nodes() > 1 && st.leafCongested.get(first.leafIndex)) {
             b.append("; leaf uplinks congested");
         }

@@ -69,7 +69,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
         criticalXids = Collections.unmodifiableSortedSet(new TreeSet<>(criticalXids));
         tenants = Collections.unmodifiableMap(new TreeMap<>(tenants));
         if (!(bestFitCpuWeight >= 0 && bestFitCpuWeight <= 1)) {
-            throw new IllegalArgumentException("best-fit-cpu-weight must be within 0..1, got " + bestFitCpuWeight);
+            throw new IllegalArgumentException("best-fit-cpu-weight must be within 0..1, got " + DecimalText.of(bestFitCpuWeight));
         }
         if (staleTelemetryTimeoutMs < 0 || finishedJobsRetained < 0 || fgdWindow < 1
                 || fgdPopularityPct < 1 || fgdPopularityPct > 100

@@ -256,8 +256,8 @@ final class QueuePass {
         if (overQuota(j)) {
             final TenantConfig t = cfg.tenant(j.spec.tenant());
             return new Reason(ReasonCode.QUOTA_EXHAUSTED, "tenant " + j.spec.tenant() + " holds "
-                    + st.fairShare.heldMilli(j.spec.tenant()) / 1000.0 + " GPUs of its cap " + t.maxGpus()
-                    + "; this job needs " + j.spec.totalGpuMilli() / 1000.0,
+                    + DecimalText.of(st.fairShare.heldMilli(j.spec.tenant()) / 1000.0) + " GPUs of its cap " + t.maxGpus()
+                    + "; this job needs " + DecimalText.of(j.spec.totalGpuMilli() / 1000.0),
                     Map.of("tenant", j.spec.tenant(), "cap_gpus", Integer.toString(t.maxGpus())));
         }
         if (placer.place(j.spec) != null) {

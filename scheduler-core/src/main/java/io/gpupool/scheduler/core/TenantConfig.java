@@ -13,7 +13,7 @@ public record TenantConfig(int guaranteedGpus, double weight, int maxGpus) {
     public TenantConfig {
         if (guaranteedGpus < 0 || maxGpus < 0 || !(weight > 0) || Double.isInfinite(weight)) {
             throw new IllegalArgumentException("tenant quota needs guaranteed >= 0, max >= 0, 0 < weight < inf; got "
-                    + guaranteedGpus + ", " + maxGpus + ", " + weight);
+                    + guaranteedGpus + ", " + maxGpus + ", " + DecimalText.of(weight));
         }
     }
 }

@@ -1,13 +1,8 @@
 package io.gpupool.scheduler.core;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static io.gpupool.scheduler.core.UnorderedIteration.calls;
-import static io.gpupool.scheduler.core.UnorderedIteration.constructs;
-import static io.gpupool.scheduler.core.UnorderedIteration.noWalkWhereItMakes;
 
 import com.tngtech.archunit.base.DescribedPredicate;
-import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaCall;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -18,16 +13,13 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** The engine is a pure function of its inputs: no Kafka, no clock, no environment, no threads, no unseeded randomness. */
@@ -80,12 +72,13 @@ class CoreArchitectureTest {
     /** java.lang.Math's transcendental functions may differ in the last bit between JVMs and CPUs; StrictMath may not. */
     @Test
     void coreComputesTranscendentalFunctionsBitExactly() {
-        // sqrt, abs, floor, ceil, rint, min, max and the exact arithmetic are exactly specified in Math too.
-        final Set<String> transcendental = Set.of("sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
-                "tanh", "exp", "expm1", "log", "log10", "log1p", "pow", "cbrt", "hypot");
-        noClasses().should().callMethodWhere(named("Math." + new TreeSet<>(transcendental),
-                        c -> c.getTargetOwner().isEquivalentTo(Math.class) && transcendental.contains(c.getName())))
-                .check(CORE);
+        DeterminismRules.noTranscendentalMath().check(CORE);
+    }
+
+    /** Double.toString changed in JDK 19: decision text, reasons and evidence format numbers with DecimalText. */
+    @Test
+    void coreWritesNoFloatingPointTextThroughTheJdk() {
+        DeterminismRules.noFloatingPointText().check(CORE);
     }
 
     @Test
@@ -115,18 +108,13 @@ class CoreArchitectureTest {
     /** A HashMap/HashSet held as a Map/Set and walked through the interface slips past the rule above. */
     @Test
     void coreDoesNotIterateHashCollectionsThroughTheirInterfaces() {
-        classes().should(noWalkWhereItMakes(constructs(HashMap.class, HashSet.class))).check(CORE);
+        DeterminismRules.noWalkOfHashCollections().check(CORE);
     }
 
     /** Map.of/Set.of and their copies iterate in an order randomised per JVM run; the collectors give hash sets/maps. */
     @Test
     void coreDoesNotIterateImmutableMapsOrSets() {
-        final DescribedPredicate<JavaAccess<?>> unordered =
-                calls(Map.class, "of", "ofEntries", "copyOf")
-                        .or(calls(Set.class, "of", "copyOf"))
-                        .or(calls(Collectors.class, "toSet", "toUnmodifiableSet", "toMap", "toUnmodifiableMap",
-                                "groupingBy", "partitioningBy"));
-        classes().should(noWalkWhereItMakes(unordered)).check(CORE);
+        DeterminismRules.noWalkOfImmutableMapsOrSets().check(CORE);
     }
 
     private static DescribedPredicate<JavaCall<?>> named(final String description,

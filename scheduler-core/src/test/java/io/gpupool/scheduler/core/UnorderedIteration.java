@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.stream.Stream;
@@ -21,7 +22,7 @@ import java.util.stream.Stream;
  * (a source: {@code new HashMap}, {@code Set.of}, ...) and iterates a collection typed only as
  * {@code Map} or {@code Set} (or as the hash type itself) may iterate the unordered one.
  * Bytecode does not say which object a call is made on, so this is judged per class: a class that
- * does both is a violation, unless it declares its ordered collections by an ordered type
+ * does both (or walks while a class it is nested in makes one) is a violation, unless it declares its ordered collections by an ordered type
  * (SortedMap, NavigableSet, LinkedHashMap, List, ...), whose calls this condition does not count.
  * A walk of a view set on the line where an ordered map gave it ({@code for (e : sorted.entrySet())})
  * is that map's walk, not a violation.
@@ -60,8 +61,11 @@ final class UnorderedIteration {
         return new ArchCondition<>("not walk a Map or Set where it " + source.getDescription()) {
             @Override
             public void check(final JavaClass c, final ConditionEvents events) {
+                // a nested or anonymous class walks what its enclosing class made (JobBook.inMemory's map)
                 final List<JavaAccess<?>> sources = new ArrayList<>();
-                c.getAccessesFromSelf().stream().filter(source::test).forEach(sources::add);
+                for (Optional<JavaClass> k = Optional.of(c); k.isPresent(); k = k.get().getEnclosingClass()) {
+                    k.get().getAccessesFromSelf().stream().filter(source::test).forEach(sources::add);
+                }
                 if (sources.isEmpty()) {
                     return;
                 }

@@ -1,8 +1,6 @@
 package io.gpupool.scheduler.journal;
 
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.BiConsumer;
 
 /**
@@ -19,7 +17,8 @@ public interface JobBook {
 
     /** A book in memory (offline replay and tests). */
     static JobBook inMemory() {
-        final Map<String, JobRecord> m = new HashMap<>();
+        // sorted: job ids are ASCII (JobRequestMapper.badJobId), so String order is UTF-8 byte order
+        final TreeMap<String, JobRecord> m = new TreeMap<>();
         return new JobBook() {
             @Override
             public JobRecord get(final String jobId) {
@@ -33,12 +32,7 @@ public interface JobBook {
 
             @Override
             public void forEachInOrder(final BiConsumer<String, byte[]> each) {
-                // job ids are ASCII (JobRequestMapper.badJobId), so String order is UTF-8 byte order
-                final String[] ids = m.keySet().toArray(new String[0]);
-                Arrays.sort(ids);
-                for (final String id : ids) {
-                    each.accept(id, m.get(id).toBytes());
-                }
+                m.forEach((id, record) -> each.accept(id, record.toBytes()));
             }
         };
     }
