@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
 /**
  * An {@link EngineConfig} as the settings {@link EngineConfig#fromSettings} reads back to it. Every key
  * is written, defaults included, so that the settings journaled or kept in a snapshot mean the same
- * configuration to a later build whose defaults differ; numbers go through {@link PlainDecimal}, so the
+ * configuration to a later build whose defaults differ; numbers go through {@link DecimalText}, so the
  * text does not depend on the JDK.
  */
 final class ConfigSettings {
@@ -32,7 +32,7 @@ final class ConfigSettings {
         s.put("consolidation-max-evictions", Integer.toString(c.consolidationMaxEvictions()));
         s.put("default-runtime-ms", Long.toString(c.defaultRuntimeMs()));
         s.put("fair-share-half-life-ms", Long.toString(c.fairShareHalfLifeMs()));
-        s.put("best-fit-cpu-weight", PlainDecimal.of(c.bestFitCpuWeight()));
+        s.put("best-fit-cpu-weight", DecimalText.of(c.bestFitCpuWeight()));
         s.put("seed", Long.toString(c.seed()));
         s.put("random-ties", Boolean.toString(c.randomTies()));
         s.put("fgd-popularity-pct", Integer.toString(c.fgdPopularityPct()));
@@ -41,10 +41,11 @@ final class ConfigSettings {
         s.put("consolidation-window-ms", Long.toString(c.consolidationWindowMs()));
         s.put("consolidation-window-max-evictions", Integer.toString(c.consolidationWindowMaxEvictions()));
         s.put("leaf-congested-pct", Integer.toString(c.leafCongestedPct()));
+        s.put(Failpoint.SETTING, c.failpoint().text());
         for (final Map.Entry<String, TenantConfig> t : c.tenants().entrySet()) {
             final String prefix = "tenant." + t.getKey() + ".";
             s.put(prefix + "guaranteed-gpus", Integer.toString(t.getValue().guaranteedGpus()));
-            s.put(prefix + "weight", PlainDecimal.of(t.getValue().weight()));
+            s.put(prefix + "weight", DecimalText.of(t.getValue().weight()));
             s.put(prefix + "max-gpus", Integer.toString(t.getValue().maxGpus()));
         }
         return Collections.unmodifiableSortedMap(s);

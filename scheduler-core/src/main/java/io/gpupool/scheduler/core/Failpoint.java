@@ -35,6 +35,11 @@ public record Failpoint(String jobId, int parts) {
         }
     }
 
+    /** As the setting is written ("" for none). */
+    String text() {
+        return jobId.isEmpty() ? "" : jobId + ":" + parts;
+    }
+
     /** Throws when the part about to be allocated is the one this failpoint stops at. */
     void beforePart(final String job, final int part) {
         if (part == parts && !jobId.isEmpty() && jobId.equals(job)) {

