@@ -167,6 +167,7 @@ public final class QueryServer implements AutoCloseable {
     }
 
     private void node(final HttpExchange ex, final String nodeId, final boolean local) throws IOException {
+        askEveryPool();
         for (final PoolEngines.Handle h : engines.all()) {
             final Optional<PoolView> view = h.views().current();
             final Optional<Map<String, Object>> v = view.flatMap(p -> p.node(nodeId)
@@ -181,6 +182,7 @@ public final class QueryServer implements AutoCloseable {
 
     private void job(final HttpExchange ex, final String jobId, final boolean local) throws IOException {
         final List<PlacementDecision> history = history(jobId);
+        askEveryPool();
         for (final PoolEngines.Handle h : engines.all()) {
             final Optional<PoolView> view = h.views().current();
             final Optional<JobView> v = view.flatMap(p -> p.job(jobId));
@@ -202,6 +204,7 @@ public final class QueryServer implements AutoCloseable {
             return;
         }
         final List<Object> all = new ArrayList<>();
+        askEveryPool();
         for (final PoolEngines.Handle h : engines.all()) {
             final Optional<PoolView> view = h.views().current();
             for (final JobView j : view.map(PoolView::queuedJobs).orElse(List.of())) {
@@ -217,6 +220,14 @@ public final class QueryServer implements AutoCloseable {
             }
         }
         send(ex, 200, JSON.writeValueAsString(all));
+    }
+
+    /**
+     * Asks for a view of every pool before reading any, so that the placer publishes them all at its next
+     * punctuation and a query over many pools waits about once, not once a pool.
+     */
+    private void askEveryPool() {
+        engines.all().forEach(h -> h.views().latest());
     }
 
     private List<PlacementDecision> history(final String jobId) {

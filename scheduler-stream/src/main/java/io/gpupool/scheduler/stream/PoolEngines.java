@@ -44,7 +44,8 @@ public final class PoolEngines {
             return engine;
         }
 
-        void advanced(final long offset) {
+        /** The placer applied the journal entry at {@code offset} (public for the view benchmark's placer loop). */
+        public void advanced(final long offset) {
             journalOffset = offset;
         }
 
@@ -61,7 +62,8 @@ public final class PoolEngines {
 
     private final Map<String, Handle> byPool = new ConcurrentHashMap<>();
 
-    Handle register(final String pool, final PoolEngine engine) {
+    /** A pool the calling thread now drives (the placer; public for the view benchmark's placer loop). */
+    public Handle register(final String pool, final PoolEngine engine) {
         final Handle h = new Handle(pool, engine);
         byPool.put(pool, h);
         return h;

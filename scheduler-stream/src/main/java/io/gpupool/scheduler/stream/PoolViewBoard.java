@@ -10,12 +10,17 @@ import java.util.function.LongSupplier;
  * pool nobody looks at costs nothing. This board has its own lock: no reader ever waits on the placer's.
  */
 public final class PoolViewBoard {
-    /** The longest a query waits for a view that includes what the placer had applied when it asked. */
+    /**
+     * The longest a query waits for a view that includes what the placer had applied when it asked (a big
+     * pool on a busy placer is published less often, see {@link ViewPublisher}: then it gets an older one).
+     */
     static final long MAX_WAIT_MS = 2_000;
 
     private final LongSupplier placerOffset;
     private volatile PoolView latest;
     private final AtomicBoolean wanted = new AtomicBoolean();
+    /** When ({@link System#nanoTime}) the placer may snapshot this pool again; its thread only ({@link ViewPublisher}). */
+    long nextSnapshotNs = Long.MIN_VALUE;
 
     PoolViewBoard(final LongSupplier placerOffset) {
         this.placerOffset = placerOffset;

@@ -1,6 +1,7 @@
 package io.gpupool.scheduler.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.gpupool.avro.JobEventType;
@@ -62,13 +63,17 @@ class PoolViewsTest {
         return h.engines.pool("p1").orElseThrow();
     }
 
-    /** A reader asks, and the placer's next wall-clock punctuation publishes. */
+    /**
+     * A reader asks, and a wall-clock punctuation of the placer publishes (the first one not too soon after
+     * the last snapshot, see {@link ViewPublisher#WORK_PER_VIEW}).
+     */
     private PoolView published() {
-        pool().views().latest();
-        h.driver.advanceWallClockTime(ViewPublisher.EVERY);
-        final PoolView v = pool().views().latest().orElseThrow();
-        assertThat(v.journalOffset()).isEqualTo(pool().journalOffset());
-        return v;
+        return await("a view at the placer's offset").atMost(BOUND).pollInSameThread().pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(10)).until(() -> {
+                    pool().views().latest();
+                    h.driver.advanceWallClockTime(ViewPublisher.EVERY);
+                    return pool().views().latest().orElseThrow();
+                }, v -> v.journalOffset() == pool().journalOffset());
     }
 
     @Test
@@ -103,7 +108,7 @@ class PoolViewsTest {
         final CountDownLatch release = new CountDownLatch(1);
         final CompletableFuture<Integer> slowQuery = CompletableFuture.supplyAsync(() -> view.read(e -> {
             inside.countDown();
-            await(release);
+            blockOn(release);
             return e.queuedJobs().size();
         }));
         try {
@@ -129,15 +134,14 @@ class PoolViewsTest {
     @Test
     void gaugesRefreshWhileThePlacerHoldsThePoolsLock() throws Exception {
         final PoolGauges gauges = new PoolGauges(h.engines, h.meters);
-        gauges.refresh(); // asks for a view
-        h.driver.advanceWallClockTime(ViewPublisher.EVERY);
+        published();
         final CountDownLatch held = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
         // what the placer does while it applies one (long) journal entry
         final CompletableFuture<Void> placer = CompletableFuture.runAsync(() -> {
             synchronized (pool()) {
                 held.countDown();
-                await(release);
+                blockOn(release);
             }
         });
         try {
@@ -157,7 +161,7 @@ class PoolViewsTest {
         return g.value();
     }
 
-    private static void await(final CountDownLatch latch) {
+    private static void blockOn(final CountDownLatch latch) {
         try {
             if (!latch.await(HOLD.toSeconds(), TimeUnit.SECONDS)) {
                 throw new IllegalStateException("never released");
