@@ -73,11 +73,7 @@ public final class EngineBench {
 
         // a busy queue: every release runs a queue pass over waiting gangs (order, reservation, tries)
         final Driver busy = single;
-        final int waiting = 200;
-        for (int i = 0; i < waiting; i++) {
-            busy.engine.apply(new EngineInput.SubmitJob(busy.ts++, JobSpec.builder("wait" + i).gang(8, 8)
-                    .runtimeEstimateMs(3_600_000).build()));
-        }
+        busy.queueGangs(200);
         final int passes = Math.max(1, o.singleOps() / 100);
         final long q0 = System.nanoTime();
         final long p0 = cpu();
@@ -168,6 +164,14 @@ public final class EngineBench {
                 if (!submit()) {
                     throw new IllegalStateException("could not fill the pool to " + target + ": stuck at " + fill());
                 }
+            }
+        }
+
+        /** Submits {@code n} 8x8 gangs with an hour's runtime estimate: in a pool this full they wait. */
+        void queueGangs(final int n) {
+            for (int i = 0; i < n; i++) {
+                engine.apply(new EngineInput.SubmitJob(ts++, JobSpec.builder("wait" + i).gang(8, 8)
+                        .runtimeEstimateMs(3_600_000).build()));
             }
         }
 

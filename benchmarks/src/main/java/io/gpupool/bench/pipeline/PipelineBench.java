@@ -238,20 +238,20 @@ public final class PipelineBench {
         return n;
     }
 
-    /** Queue and GPUs of the bench pool, as the placer sees them: where a collapse starts. */
+    /** Queue and GPUs of the bench pool, as its published view shows them (not stalling the placer): where a collapse starts. */
     private static String poolLine(final PoolEngines engines) {
-        return engines.pool(POOL).map(h -> h.read(e -> {
+        return engines.pool(POOL).flatMap(h -> h.views().current()).map(v -> {
             long allocated = 0;
             long unhealthy = 0;
             long total = 0;
-            for (final ModelCapacity m : e.capacity().byModel().values()) {
+            for (final ModelCapacity m : v.capacity().byModel().values()) {
                 allocated += m.allocated();
                 unhealthy += m.unhealthy();
                 total += m.total();
             }
-            return "queued=" + e.queueDepth().total() + " gpus_allocated=" + allocated + "/" + total
+            return "queued=" + v.queueDepth().total() + " gpus_allocated=" + allocated + "/" + total
                     + " unhealthy=" + unhealthy;
-        })).orElse("pool not yet known");
+        }).orElse("pool not yet known");
     }
 
     private static long countSent(final long[] sentAt, final long from, final long to) {
@@ -391,8 +391,8 @@ public final class PipelineBench {
             throws InterruptedException {
         final long deadline = System.currentTimeMillis() + 120_000;
         while (System.currentTimeMillis() < deadline) {
-            final long known = engines.pool(POOL).map(h -> h.read(e -> e.capacity().byModel().values().stream()
-                    .mapToLong(m -> m.total()).sum())).orElse(0L);
+            final long known = engines.pool(POOL).flatMap(h -> h.views().current()).map(v -> v.capacity().byModel()
+                    .values().stream().mapToLong(m -> m.total()).sum()).orElse(0L);
             if (known >= gpus) {
                 return;
             }

@@ -6,9 +6,9 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.scheduler.core.JobView;
-import io.gpupool.scheduler.core.PoolEngine;
 import io.gpupool.scheduler.stream.DecisionHistory;
 import io.gpupool.scheduler.stream.PoolEngines;
+import io.gpupool.scheduler.stream.PoolView;
 import io.gpupool.scheduler.stream.SchedulerTopology;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -39,7 +39,9 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * /jobs?state=queued, plus /metrics (Prometheus) and /health. A pool lives on the instance that owns
  * its journal partition (queryMetadataForKey); a request for a pool another instance owns is
  * forwarded there. Nodes and jobs are looked for locally first, then on every other instance.
- * {@code ?local=true} answers from this instance only (what forwarded requests use).
+ * {@code ?local=true} answers from this instance only (what forwarded requests use). Answers come from the
+ * pools' published views ({@link PoolView}), never the live engine: a slow query cannot hold the placer up.
+ * Each says which view it read ({@code view}: its journal offset, the placer's, stream time, age).
  */
 public final class QueryServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -164,14 +166,20 @@ public final class QueryServer implements AutoCloseable {
             send(ex, 404, error("no pool " + pool + " (it has no journal entries yet)"));
             return;
         }
-        final Map<String, Object> view = h.get().read(e -> Views.pool(pool, e.capacity(), e.queueDepth(),
-                e.nodes().size(), h.get().journalOffset()));
-        send(ex, 200, JSON.writeValueAsString(view));
+        final Optional<PoolView> view = h.get().views().current();
+        if (view.isEmpty()) {
+            send(ex, 503, error("pool " + pool + " has no view published yet; ask again shortly"));
+            return;
+        }
+        send(ex, 200, JSON.writeValueAsString(Views.pool(view.get(), h.get().journalOffset())));
     }
 
     private void node(final HttpExchange ex, final String nodeId, final boolean local) throws IOException {
+        askEveryPool();
         for (final PoolEngines.Handle h : engines.all()) {
-            final Optional<Map<String, Object>> v = h.read(e -> e.node(nodeId).map(n -> Views.node(h.pool(), n)));
+            final Optional<PoolView> view = h.views().current();
+            final Optional<Map<String, Object>> v = view.flatMap(p -> p.node(nodeId)
+                    .map(n -> Views.node(p, n, h.journalOffset())));
             if (v.isPresent()) {
                 send(ex, 200, JSON.writeValueAsString(v.get()));
                 return;
@@ -182,10 +190,12 @@ public final class QueryServer implements AutoCloseable {
 
     private void job(final HttpExchange ex, final String jobId, final boolean local) throws IOException {
         final List<PlacementDecision> history = history(jobId);
+        askEveryPool();
         for (final PoolEngines.Handle h : engines.all()) {
-            final Optional<JobView> v = h.read(e -> e.job(jobId));
+            final Optional<PoolView> view = h.views().current();
+            final Optional<JobView> v = view.flatMap(p -> p.job(jobId));
             if (v.isPresent()) {
-                send(ex, 200, JSON.writeValueAsString(Views.job(h.pool(), v.get(), history)));
+                send(ex, 200, JSON.writeValueAsString(Views.job(view.get(), v.get(), history, h.journalOffset())));
                 return;
             }
         }
@@ -202,10 +212,11 @@ public final class QueryServer implements AutoCloseable {
             return;
         }
         final List<Object> all = new ArrayList<>();
+        askEveryPool();
         for (final PoolEngines.Handle h : engines.all()) {
-            final List<JobView> queued = h.read(PoolEngine::queuedJobs);
-            for (final JobView j : queued) {
-                all.add(Views.job(h.pool(), j, List.of()));
+            final Optional<PoolView> view = h.views().current();
+            for (final JobView j : view.map(PoolView::queuedJobs).orElse(List.of())) {
+                all.add(Views.job(view.get(), j, List.of(), h.journalOffset()));
             }
         }
         if (!local) {
@@ -217,6 +228,14 @@ public final class QueryServer implements AutoCloseable {
             }
         }
         send(ex, 200, JSON.writeValueAsString(all));
+    }
+
+    /**
+     * Asks for a view of every pool before reading any, so that the placer publishes them all at its next
+     * punctuation and a query over many pools waits about once, not once a pool.
+     */
+    private void askEveryPool() {
+        engines.all().forEach(h -> h.views().latest());
     }
 
     private List<PlacementDecision> history(final String jobId) {

@@ -13,22 +13,27 @@ import io.gpupool.scheduler.core.PlacementPart;
 import io.gpupool.scheduler.core.PoolCapacity;
 import io.gpupool.scheduler.core.QueueDepth;
 import io.gpupool.scheduler.core.Reason;
+import io.gpupool.scheduler.stream.PoolView;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** The engine's read-only views as JSON-ready maps (stable field order, lower-case enum values). */
+/**
+ * The engine's read-only views as JSON-ready maps (stable field order, lower-case enum values). Every answer
+ * read from a {@link PoolView} carries a {@code view} block saying how current it is.
+ */
 final class Views {
     private Views() {
     }
 
-    static Map<String, Object> pool(final String pool, final PoolCapacity cap, final QueueDepth q, final int nodes,
-                                    final long journalOffset) {
+    static Map<String, Object> pool(final PoolView view, final long placerOffset) {
+        final PoolCapacity cap = view.capacity();
+        final QueueDepth q = view.queueDepth();
         final Map<String, Object> m = new LinkedHashMap<>();
-        m.put("pool", pool);
-        m.put("nodes", nodes);
+        m.put("pool", view.pool());
+        m.put("nodes", view.nodeCount());
         final Map<String, Object> byModel = new LinkedHashMap<>();
         long total = 0;
         long allocatable = 0;
@@ -67,14 +72,28 @@ final class Views {
         queue.put("byTenant", q.byTenant());
         m.put("queue", queue);
         m.put("fragmentation", cap.fragmentation());
-        m.put("journalOffset", journalOffset);
+        m.put("journalOffset", view.journalOffset());
+        m.put("view", freshness(view, placerOffset));
         return m;
     }
 
-    static Map<String, Object> node(final String pool, final NodeView n) {
+    /**
+     * How current a view is: the journal offset it includes, the offset the placer has applied (equal: nothing
+     * has happened since), the pool's stream time then, and how long ago the placer last found it current.
+     */
+    static Map<String, Object> freshness(final PoolView view, final long placerOffset) {
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("journalOffset", view.journalOffset());
+        m.put("placerJournalOffset", placerOffset);
+        m.put("streamTimeMs", view.streamTimeMs());
+        m.put("ageMs", view.ageMs());
+        return m;
+    }
+
+    static Map<String, Object> node(final PoolView view, final NodeView n, final long placerOffset) {
         final Map<String, Object> m = new LinkedHashMap<>();
         m.put("nodeId", n.nodeId());
-        m.put("pool", pool);
+        m.put("pool", view.pool());
         m.put("leaf", n.leaf());
         m.put("spine", n.spine());
         m.put("model", n.model());
@@ -98,13 +117,15 @@ final class Views {
             gpus.add(x);
         }
         m.put("gpus", gpus);
+        m.put("view", freshness(view, placerOffset));
         return m;
     }
 
-    static Map<String, Object> job(final String pool, final JobView j, final List<PlacementDecision> history) {
+    static Map<String, Object> job(final PoolView view, final JobView j, final List<PlacementDecision> history,
+                                   final long placerOffset) {
         final Map<String, Object> m = new LinkedHashMap<>();
         m.put("jobId", j.jobId());
-        m.put("pool", pool);
+        m.put("pool", view.pool());
         m.put("tenant", j.tenant());
         m.put("priorityClass", lower(j.priorityClass().name()));
         m.put("priority", j.priority());
@@ -134,6 +155,7 @@ final class Views {
             h.add(decision(d));
         }
         m.put("history", h);
+        m.put("view", freshness(view, placerOffset));
         return m;
     }
 

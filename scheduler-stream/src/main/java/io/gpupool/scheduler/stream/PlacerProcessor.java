@@ -24,6 +24,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -70,6 +71,7 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
     private final PoolEngines registry;
     private final SchedulerMetrics metrics;
     private final Deserializer<JournalEntry> journal;
+    private final ViewPublisher views;
     private final Map<String, Pool> pools = new HashMap<>();
     private ProcessorContext<Object, Object> context;
     private EngineStore store;
@@ -90,6 +92,7 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         this.registry = registry;
         this.metrics = metrics;
         this.journal = codecs.deserializer(JournalEntry.class);
+        this.views = new ViewPublisher(metrics);
     }
 
     @Override
@@ -142,6 +145,8 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
                     s.tail().size());
         }
         this.restored = true;
+        ctx.schedule(ViewPublisher.EVERY, PunctuationType.WALL_CLOCK_TIME,
+                now -> pools.values().forEach(p -> views.publishIfWanted(p.handle, p.engine)));
     }
 
     @Override

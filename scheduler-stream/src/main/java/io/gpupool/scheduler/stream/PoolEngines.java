@@ -8,20 +8,28 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * The engines this instance owns, by pool, shared between the stream threads that drive them and the
- * query and metrics threads that read them. An engine is single-threaded: every access holds the
- * pool's lock (uncontended on the hot path, so it costs next to nothing).
+ * The engines this instance owns, by pool. A stream thread drives each; the query and metrics threads read
+ * only the pool's published {@link PoolView} (its {@link PoolViewBoard}), never the live engine, so a slow
+ * query cannot hold the placer up. The pool's lock guards the live engine for the placer and for the tests
+ * and benchmarks that read it directly ({@link Handle#read}).
  */
 public final class PoolEngines {
     /** One pool's engine and the journal position it has reached. */
     public static final class Handle {
         private final String pool;
+        private final PoolViewBoard views = new PoolViewBoard(this::journalOffset);
         private PoolEngine engine;
-        private long journalOffset = -1;
+        /** Written by the stream thread, read by view readers without the lock. */
+        private volatile long journalOffset = -1;
 
         Handle(final String pool, final PoolEngine engine) {
             this.pool = pool;
             this.engine = engine;
+        }
+
+        /** The pool's published views: what queries and gauges read. */
+        public PoolViewBoard views() {
+            return views;
         }
 
         public String pool() {
@@ -36,23 +44,26 @@ public final class PoolEngines {
             return engine;
         }
 
-        synchronized void advanced(final long offset) {
+        /** The placer applied the journal entry at {@code offset} (public for the view benchmark's placer loop). */
+        public void advanced(final long offset) {
             journalOffset = offset;
         }
 
-        /** Runs {@code read} on the engine under the pool's lock. */
+        /** Runs {@code read} on the live engine under the pool's lock, which the placer holds while it applies. */
         public synchronized <T> T read(final Function<PoolEngine, T> read) {
             return read.apply(engine);
         }
 
-        public synchronized long journalOffset() {
+        /** The journal offset of the last entry the placer applied to this pool (-1: none yet). */
+        public long journalOffset() {
             return journalOffset;
         }
     }
 
     private final Map<String, Handle> byPool = new ConcurrentHashMap<>();
 
-    Handle register(final String pool, final PoolEngine engine) {
+    /** A pool the calling thread now drives (the placer; public for the view benchmark's placer loop). */
+    public Handle register(final String pool, final PoolEngine engine) {
         final Handle h = new Handle(pool, engine);
         byPool.put(pool, h);
         return h;

@@ -2,7 +2,6 @@ package io.gpupool.scheduler.stream;
 
 import io.gpupool.scheduler.core.ModelCapacity;
 import io.gpupool.scheduler.core.PoolCapacity;
-import io.gpupool.scheduler.core.PoolEngine;
 import io.gpupool.scheduler.core.PriorityClass;
 import io.gpupool.scheduler.core.QueueDepth;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,13 +11,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
  * Pool gauges: GPUs by pool, model and state (total, allocatable, unhealthy, allocated, busy, free),
  * queue depth by priority class and by tenant, how long the oldest waiting job has waited (stream
  * time, so alerts on waiting jobs agree with the journal), fragmentation. Refreshed by {@link #refresh()} (the
- * application calls it every few seconds; each refresh reads every engine under its lock).
+ * application calls it every few seconds) from each pool's latest published {@link PoolView}, never the live
+ * engine: a scan of a big pool costs the placer nothing, and a pool is scanned once per view, not per refresh.
+ * A pool whose first view is not published yet is left out until the next refresh.
  */
 public final class PoolGauges {
     private final PoolEngines engines;
@@ -49,8 +51,12 @@ public final class PoolGauges {
         final List<MultiGauge.Row<?>> f = new ArrayList<>();
         final List<MultiGauge.Row<?>> w = new ArrayList<>();
         for (final PoolEngines.Handle h : engines.all()) {
-            final PoolCapacity cap = h.read(PoolEngine::capacity);
-            final QueueDepth q = h.read(PoolEngine::queueDepth);
+            final Optional<PoolView> view = h.views().latest();
+            if (view.isEmpty()) {
+                continue;
+            }
+            final PoolCapacity cap = view.get().capacity();
+            final QueueDepth q = view.get().queueDepth();
             for (final ModelCapacity m : cap.byModel().values()) {
                 final Tags t = Tags.of("pool", h.pool(), "model", m.model());
                 g.add(MultiGauge.Row.of(t.and("state", "total"), m.total()));
@@ -68,7 +74,7 @@ public final class PoolGauges {
                 qt.add(MultiGauge.Row.of(Tags.of("pool", h.pool(), "tenant", e.getKey()), e.getValue()));
             }
             f.add(MultiGauge.Row.of(Tags.of("pool", h.pool()), cap.fragmentation()));
-            w.add(MultiGauge.Row.of(Tags.of("pool", h.pool()), h.read(PoolGauges::oldestWaitSeconds)));
+            w.add(MultiGauge.Row.of(Tags.of("pool", h.pool()), oldestWaitSeconds(view.get())));
         }
         gpus.register(g, true);
         queueByClass.register(qc, true);
@@ -77,8 +83,8 @@ public final class PoolGauges {
         oldestWait.register(w, true);
     }
 
-    private static double oldestWaitSeconds(final PoolEngine engine) {
-        final OptionalLong oldest = engine.oldestQueuedSubmitMs();
-        return oldest.isEmpty() ? 0 : Math.max(0, engine.nowMs() - oldest.getAsLong()) / 1000.0;
+    private static double oldestWaitSeconds(final PoolView view) {
+        final OptionalLong oldest = view.oldestQueuedSubmitMs();
+        return oldest.isEmpty() ? 0 : Math.max(0, view.streamTimeMs() - oldest.getAsLong()) / 1000.0;
     }
 }

@@ -24,6 +24,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -116,6 +119,7 @@ class SchedulerOnStackTest {
             assertThat(node.get("gpus")).hasSize(8);
             get(base + "/jobs/nope", 404);
             get(base + "/pools/nope", 404);
+            queriesAnswerWhileThePlacerHoldsThePoolsLock(app.engines().pool("pool-a").orElseThrow(), base);
 
             final String metrics = http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
@@ -132,9 +136,45 @@ class SchedulerOnStackTest {
         }
     }
 
+    /**
+     * Queries read the pool's published view, not the live engine: they answer while the placer holds the
+     * pool's lock (as it does applying an entry), and say which journal offset they saw and how old it is.
+     */
+    private void queriesAnswerWhileThePlacerHoldsThePoolsLock(final PoolEngines.Handle pool, final String base)
+            throws Exception {
+        final CountDownLatch held = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final CompletableFuture<Void> placer = CompletableFuture.runAsync(() -> {
+            synchronized (pool) {
+                held.countDown();
+                try {
+                    release.await(60, TimeUnit.SECONDS);
+                } catch (final InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        try {
+            assertThat(held.await(30, TimeUnit.SECONDS)).isTrue();
+            final JsonNode p = get(base + "/pools/pool-a", 200);
+            assertThat(p.at("/gpus/allocated").asLong()).isEqualTo(20);
+            assertThat(p.at("/view/journalOffset").asLong()).isEqualTo(pool.journalOffset())
+                    .isEqualTo(p.at("/view/placerJournalOffset").asLong());
+            assertThat(p.at("/view/ageMs").asLong()).isGreaterThanOrEqualTo(0);
+            final JsonNode queued = get(base + "/jobs?state=queued", 200);
+            assertThat(queued).hasSize(1);
+            assertThat(queued.get(0).at("/view/journalOffset").asLong()).isEqualTo(pool.journalOffset());
+            assertThat(get(base + "/jobs/waits", 200).at("/reason/code").asText()).isNotBlank();
+            assertThat(get(base + "/nodes/n0", 200).at("/view/journalOffset").asLong()).isEqualTo(pool.journalOffset());
+        } finally {
+            release.countDown();
+        }
+        placer.get(30, TimeUnit.SECONDS);
+    }
+
     private JsonNode get(final String url, final int status) throws Exception {
-        final HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        final HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+                        .build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(url + " -> " + r.body()).isEqualTo(status);
         return JSON.readTree(r.body());
     }
