@@ -31,7 +31,7 @@ class JournaledSettingsTest {
         assertThat(a.configChange().offset()).isEqualTo(7);
         assertThat(a.configChange().changes()).containsExactly("policy: best-fit -> first-fit",
                 "tenant.ml.guaranteed-gpus: (unset) -> 0", "tenant.ml.max-gpus: (unset) -> 16",
-                "tenant.ml.weight: (unset) -> 1");
+                "tenant.ml.weight: (unset) -> 1.0");
         assertThat(a.configChange().describe()).startsWith("pool p: engine configuration changed at journal 0@7: ");
     }
 
