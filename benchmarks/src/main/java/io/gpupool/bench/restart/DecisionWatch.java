@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -91,6 +92,18 @@ final class DecisionWatch implements AutoCloseable {
             }
         }
         return n;
+    }
+
+    /** Of these jobs, those without a final decision, counted by their last decision ("NONE": not decided yet). */
+    synchronized Map<String, Integer> unfinishedByLastDecision(final Iterable<String> jobs) {
+        final Map<String, Integer> byLast = new TreeMap<>();
+        for (final String j : jobs) {
+            final List<DecisionOutcome> l = byJob.get(j);
+            if (l == null || !FINAL.contains(l.get(l.size() - 1))) {
+                byLast.merge(l == null ? "NONE" : l.get(l.size() - 1).name(), 1, Integer::sum);
+            }
+        }
+        return byLast;
     }
 
     @Override

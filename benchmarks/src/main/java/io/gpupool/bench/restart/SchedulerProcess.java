@@ -80,8 +80,11 @@ public final class SchedulerProcess implements AutoCloseable {
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
-    /** SIGSTOP ({@code stop}) or SIGCONT: the process freezes as in a long pause, and later goes on. */
+    /** SIGSTOP ({@code STOP}) or SIGCONT ({@code CONT}): the process freezes as in a long pause, and later goes on. */
     public void signal(final String name) throws IOException, InterruptedException {
+        if (!process.isAlive()) {
+            return; // nothing to signal, and the pid may be another process's by now
+        }
         final Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
         if (kill.waitFor() != 0) {
             throw new IOException("kill -" + name + " " + process.pid() + " failed");
