@@ -19,6 +19,7 @@ import picocli.CommandLine.Option;
             BenchPipelineCommand.class,
             CollectorBenchCommand.class,
             BenchAuditCommand.class,
+            BenchRestartCommand.class,
         })
 public final class BenchCommand implements Runnable {
 

@@ -5,6 +5,7 @@ import io.gpupool.cli.config.DurationConverter;
 import io.gpupool.localstack.StackDescriptor;
 import io.gpupool.scheduler.query.QueryEndpoint;
 import io.gpupool.scheduler.app.SchedulerApp;
+import io.gpupool.scheduler.stream.Membership;
 import io.gpupool.scheduler.stream.SchedulerOptions;
 import io.gpupool.topics.TopicCatalog;
 import java.io.PrintWriter;
@@ -71,6 +72,22 @@ public final class SchedulerCommand implements Callable<Integer> {
                     + " bound, its own time kept as evidence: no producer's clock moves the pool's (default ${DEFAULT-VALUE}).")
     Duration maxClockAhead;
 
+    @Option(names = "--instance-id", paramLabel = "NAME",
+            description = "This instance's name in the Kafka Streams group (static membership): a restart under the same"
+                    + " name takes its tasks back at once instead of after the session timeout. Unique per instance."
+                    + " Default: <application-id>-<host name>-<digest of the state directory>, stable across restarts.")
+    String instanceId = "";
+
+    @Option(names = "--session-timeout", converter = DurationConverter.class, defaultValue = "10s",
+            description = "How long the group waits for an instance that stopped answering before its tasks move to"
+                    + " another: longer than a restart takes, short for a quick failover (default ${DEFAULT-VALUE}).")
+    Duration sessionTimeout;
+
+    @Option(names = "--standby-replicas", paramLabel = "N", defaultValue = "-1",
+            description = "Warm copies of each task's state on other instances, for a failover without a restore."
+                    + " Default: the profile's (local 0, production 1).")
+    int standbyReplicas;
+
     @Option(names = "--duration", converter = DurationConverter.class, description = "Stop after this long (e.g. 30s).")
     Duration duration;
 
@@ -93,7 +110,8 @@ public final class SchedulerCommand implements Callable<Integer> {
         try {
             o = new SchedulerOptions(applicationId, cluster.bootstrapServers(), registry, cluster.clientProperties(),
                     profile.equals("production"), state, httpHost, httpPort, engine, snapshotEvery,
-                    tickInterval.toMillis(), TopicCatalog.defaults(), maxClockAhead.toMillis());
+                    tickInterval.toMillis(), TopicCatalog.defaults(), maxClockAhead.toMillis(),
+                    new Membership(instanceId, sessionTimeout, standbyReplicas));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -111,8 +129,8 @@ public final class SchedulerCommand implements Callable<Integer> {
         final Thread hook = new Thread(stop::countDown, "gpupool-scheduler-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            out.printf("gpupool scheduler: %s against %s (%s profile); queries and metrics on %s%n", applicationId,
-                    o.bootstrapServers(), profile, url);
+            out.printf("gpupool scheduler: %s, instance %s, against %s (%s profile); queries and metrics on %s%n",
+                    applicationId, o.membership().instanceIdFor(applicationId, state), o.bootstrapServers(), profile, url);
             out.flush();
             if (duration == null) {
                 stop.await();

@@ -33,7 +33,8 @@ import picocli.CommandLine;
             "Runs gpupool on this machine until Ctrl-C or --duration.",
             "Starts a real single-node KRaft Kafka broker (child JVM) and the Schema-Registry-compatible server,",
             "creates every gpupool topic, and prints the bootstrap servers, the registry URL and the data directory.",
-            "Then the scheduler, a simulated fleet, a simulated sink and a job generator (or --trace replay);",
+            "Then the scheduler (--no-scheduler: run `gpupool scheduler` apart), a simulated fleet, a simulated sink and a job",
+            "generator (or --trace replay);",
             "progress goes to stderr, the run's figures (name=value) to stdout when it stops.",
             "Data stays in --data-dir and is reused by the next run; other commands find the stack through it."})
 public final class UpCommand implements Callable<Integer> {
@@ -66,9 +67,12 @@ public final class UpCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    /** The services in start order: the stack, topics and scheduler, then the fleet, sink, workload and progress. */
+    /** The services in start order: the stack, topics and scheduler (unless --no-scheduler), then the fleet, sink, workload and progress. */
     static List<UpService> services(final PipelineOptions pipeline, final PrintWriter err) {
-        final List<UpService> all = new ArrayList<>(List.of(new StackService(), new TopicsService(), new SchedulerService()));
+        final List<UpService> all = new ArrayList<>(List.of(new StackService(), new TopicsService()));
+        if (!pipeline.noScheduler) {
+            all.add(new SchedulerService());
+        }
         all.addAll(PipelineServices.of(pipeline, err));
         return all;
     }

@@ -8,6 +8,7 @@ import io.gpupool.avro.JobEventType;
 import io.gpupool.avro.LinkSamples;
 import io.gpupool.avro.NodeInventory;
 import io.gpupool.avro.PlacementDecision;
+import io.gpupool.bench.BenchTopics;
 import io.gpupool.scheduler.app.SchedulerApp;
 import io.gpupool.scheduler.core.ModelCapacity;
 import io.gpupool.scheduler.journal.Codecs;
@@ -16,7 +17,6 @@ import io.gpupool.scheduler.stream.PoolEngines;
 import io.gpupool.scheduler.stream.SchedulerOptions;
 import io.gpupool.scheduler.stream.StreamsSettings;
 import io.gpupool.serde.AvroSerdeConfig;
-import io.gpupool.topics.Topic;
 import io.gpupool.topics.TopicCatalog;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -25,13 +25,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -89,11 +87,7 @@ public final class PipelineBench {
 
     /** Every gpupool topic under {@code prefix}: the bench's own, deleted at the end. */
     private static TopicCatalog catalog(final String prefix) {
-        final Map<String, String> names = new HashMap<>();
-        for (final Topic t : Topic.values()) {
-            names.put(TopicCatalog.PREFIX + t.id() + ".name", prefix + "." + t.id());
-        }
-        return TopicCatalog.defaults().withOverrides(names);
+        return BenchTopics.catalog(prefix);
     }
 
     private static Properties producerConfig(final PipelineBenchOptions o) {
@@ -402,16 +396,7 @@ public final class PipelineBench {
     }
 
     private static void deleteTopics(final PipelineBenchOptions o, final String prefix, final PrintStream progress) {
-        final Properties admin = new Properties();
-        admin.putAll(o.clientOverrides());
-        admin.put("bootstrap.servers", o.bootstrapServers());
-        try (Admin a = Admin.create(admin)) {
-            final Set<String> all = a.listTopics().names().get(30, TimeUnit.SECONDS);
-            final List<String> mine = all.stream().filter(t -> t.startsWith(prefix)).toList();
-            a.deleteTopics(mine).all().get(60, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            progress.println("bench: could not delete the bench topics " + prefix + "*: " + e.getMessage());
-        }
+        BenchTopics.delete(o.bootstrapServers(), o.clientOverrides(), prefix, progress);
     }
 
     static String nodeId(final int n) {

@@ -43,7 +43,8 @@ public final class FleetService implements UpService {
             parts.fleet(fleet);
             final long began = System.nanoTime();
             final Path dataDir = context.settings().broker().layout().dataDir();
-            final boolean seen = awaitNodes(QueryEndpoint.find(dataDir), spec.nodes());
+            // a scheduler run apart may not be there yet (or be a dead one's stale endpoint): do not wait for it
+            final boolean seen = !options.noScheduler && awaitNodes(QueryEndpoint.find(dataDir), spec.nodes());
             context.out().printf("  fleet      %d nodes x %d GPUs (%s), %d leaves, telemetry every %d ms; metrics on "
                             + "http://127.0.0.1:%d/metrics%s%n",
                     spec.nodes(), spec.gpusPerNode(), spec.spines() > 1 ? "InfiniBand and RoCE islands, H100 and A100" : "one island",

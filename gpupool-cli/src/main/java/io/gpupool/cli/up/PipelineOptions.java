@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
-/** The flags of {@code gpupool up} that size or switch off the parts of the pipeline after the scheduler. */
+/** The flags of {@code gpupool up} that size or switch off the parts of the pipeline (the scheduler and what follows it). */
 public final class PipelineOptions {
 
     @Option(names = "--nodes", paramLabel = "N", defaultValue = "64",
@@ -61,6 +61,11 @@ public final class PipelineOptions {
             description = "Run jobs that carry a command (gpupool submit ... -- CMD) as real processes on this machine; "
                     + "the others stay simulated.")
     public boolean execJobs;
+
+    @Option(names = "--no-scheduler",
+            description = "Do not run the scheduler: run `gpupool scheduler` as its own process next to the pipeline"
+                    + " (to stop, kill and restart it on its own).")
+    public boolean noScheduler;
 
     @Option(names = "--no-fleet", description = "Do not run the simulated fleet (e.g. real collectors publish).")
     public boolean noFleet;

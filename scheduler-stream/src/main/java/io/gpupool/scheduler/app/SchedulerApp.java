@@ -101,6 +101,8 @@ public final class SchedulerApp implements AutoCloseable {
         if (o.production()) {
             props = StreamsSettings.merge(props, StreamsSettings.productionProfile());
         }
+        // membership before the caller's settings, so that a --command-config file can still name its own
+        props = StreamsSettings.merge(props, o.membership().settings(o.applicationId(), o.stateDir()));
         props = StreamsSettings.merge(props, o.clientOverrides());
         QueryServer http = null;
         if (!o.httpHost().isEmpty()) {
@@ -132,7 +134,8 @@ public final class SchedulerApp implements AutoCloseable {
             http.serve(streams, engines, meters, o.httpHost() + ":" + http.port());
         }
         streams.start();
-        LOG.info("scheduler {} started against {}{}", o.applicationId(), o.bootstrapServers(),
+        LOG.info("scheduler {} (instance {}) started against {}{}", o.applicationId(),
+                o.membership().instanceIdFor(o.applicationId(), o.stateDir()), o.bootstrapServers(),
                 http == null ? "" : "; queries and metrics on http://" + o.httpHost() + ":" + http.port());
         return new SchedulerApp(streams, http, refresher, meters, streamsMetrics, engines);
     }

@@ -1,6 +1,8 @@
 package io.gpupool.scheduler.app;
 
+import io.gpupool.scheduler.stream.Membership;
 import io.gpupool.scheduler.stream.SchedulerOptions;
+import io.gpupool.scheduler.stream.SchedulerTopology;
 
 import io.gpupool.topics.TopicCatalog;
 import java.nio.file.Path;
@@ -13,7 +15,8 @@ import java.util.concurrent.CountDownLatch;
 /**
  * Runs the scheduler in a JVM of its own (what the crash tests kill with SIGKILL), without the CLI:
  * {@code --bootstrap H:P --registry URL --state-dir DIR [--app-id ID] [--http-port N]
- * [--snapshot-every N] [--tick-ms N] [--gpupool.topic.ID.name NAME ...] [--kafka.CLIENT_SETTING VALUE ...]}. Prints {@code READY <http port>} once Streams is RUNNING.
+ * [--snapshot-every N] [--tick-ms N] [--instance-id ID] [--session-timeout-ms N] [--standby-replicas N]
+ * [--gpupool.topic.ID.name NAME ...] [--kafka.CLIENT_SETTING VALUE ...]}. Prints {@code READY <http port>} once Streams is RUNNING.
  */
 public final class SchedulerMain {
     private SchedulerMain() {
@@ -32,7 +35,11 @@ public final class SchedulerMain {
                 Path.of(required(a, "state-dir")), "127.0.0.1", Integer.parseInt(a.getOrDefault("http-port", "0")),
                 Map.of(), Integer.parseInt(a.getOrDefault("snapshot-every", "" + SchedulerOptions.DEFAULT_SNAPSHOT_EVERY)),
                 Long.parseLong(a.getOrDefault("tick-ms", "" + SchedulerOptions.DEFAULT_TICK_INTERVAL_MS)),
-                TopicCatalog.defaults().withOverrides(prefixed(a)));
+                TopicCatalog.defaults().withOverrides(prefixed(a)), SchedulerTopology.DEFAULT_MAX_CLOCK_AHEAD_MS,
+                new Membership(a.getOrDefault("instance-id", ""),
+                        Duration.ofMillis(Long.parseLong(a.getOrDefault("session-timeout-ms",
+                                "" + Membership.DEFAULT_SESSION_TIMEOUT.toMillis()))),
+                        Integer.parseInt(a.getOrDefault("standby-replicas", "" + Membership.PROFILE_STANDBYS))));
         final SchedulerApp app = SchedulerApp.start(o);
         final CountDownLatch done = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

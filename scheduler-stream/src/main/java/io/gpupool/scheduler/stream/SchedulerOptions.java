@@ -17,11 +17,12 @@ import java.util.Properties;
  * @param tickIntervalMs   stream time between two clock ticks in the journal
  * @param maxClockAheadMs  how far ahead of this scheduler's clock an input record's time may be before it is
  *                         journaled at the bound instead (no producer's clock moves the pool's)
+ * @param membership       static membership (instance id, session timeout) and standby replicas
  */
 public record SchedulerOptions(String applicationId, String bootstrapServers, String registryUrl,
                                Properties clientOverrides, boolean production, Path stateDir, String httpHost,
                                int httpPort, Map<String, String> engineSettings, int snapshotEvery, long tickIntervalMs,
-                               TopicCatalog catalog, long maxClockAheadMs) {
+                               TopicCatalog catalog, long maxClockAheadMs, Membership membership) {
     public static final String DEFAULT_APPLICATION_ID = "gpupool-scheduler";
     /**
      * Journal entries between engine snapshots. A snapshot stops the placer: with a 4,096-node pool
@@ -45,6 +46,16 @@ public record SchedulerOptions(String applicationId, String bootstrapServers, St
             throw new IllegalArgumentException("the allowed clock skew must not be negative");
         }
         engineSettings = Map.copyOf(engineSettings);
+    }
+
+    /** With the default membership ({@link Membership#defaults()}: a derived instance id). */
+    public SchedulerOptions(final String applicationId, final String bootstrapServers, final String registryUrl,
+                            final Properties clientOverrides, final boolean production, final Path stateDir,
+                            final String httpHost, final int httpPort, final Map<String, String> engineSettings,
+                            final int snapshotEvery, final long tickIntervalMs, final TopicCatalog catalog,
+                            final long maxClockAheadMs) {
+        this(applicationId, bootstrapServers, registryUrl, clientOverrides, production, stateDir, httpHost, httpPort,
+                engineSettings, snapshotEvery, tickIntervalMs, catalog, maxClockAheadMs, Membership.defaults());
     }
 
     /** With the default clock skew ({@link SchedulerTopology#DEFAULT_MAX_CLOCK_AHEAD_MS}). */
