@@ -29,10 +29,11 @@ public record SchedulerOptions(String applicationId, String bootstrapServers, St
      * and 20,000 running jobs it takes 70-130 ms once warm (the log line "pool P snapshot N" and
      * gpupool_engine_snapshot_seconds give the parts; 250-400 ms while the whole job book went into
      * every snapshot). At 20,000 entries (every 1.5 s at 5,000 requests/s) that was a fifth of the
-     * placer's time. A restart replays at most this many tail entries from its store: seconds at the
-     * engine's rate.
+     * placer's time; at 50,000 it is a few percent. A restart replays at most this many tail entries
+     * from its store before its first new decision, so this bounds the restart too: 50,000 entries are
+     * one to a few seconds at the engine's rate (300,000, the old value, were most of a minute cold).
      */
-    public static final int DEFAULT_SNAPSHOT_EVERY = 300_000;
+    public static final int DEFAULT_SNAPSHOT_EVERY = 50_000;
     public static final long DEFAULT_TICK_INTERVAL_MS = 5_000;
 
     public SchedulerOptions {
