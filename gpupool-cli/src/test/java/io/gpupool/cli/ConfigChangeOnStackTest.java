@@ -48,11 +48,14 @@ import org.junit.jupiter.api.io.TempDir;
  * itself re-applied the first run's entries under the new quota: it placed the two waiting jobs in its
  * restore, where outputs are dropped, so they never got a decision (seen: only j4 and j5 were placed in
  * the second run); and the audit re-ran the first run under today's quota. (The audit's own settings
- * differ from the first run's too; that is not a change in the history, and is not listed.)
+ * differ from the first run's too; that is not a change in the history, and is not listed.) The second run
+ * also has a poison input (a failpoint makes the engine throw on j6): it is rejected and skipped, and the
+ * audit skips it the same way.
  */
 @ExtendWith(LocalStackExtension.class)
 class ConfigChangeOnStackTest {
     private static final String QUOTA = "tenant.team-a.max-gpus";
+    private static final String POISON = "failpoint.allocate";
 
     @TempDir
     Path dir;
@@ -78,7 +81,7 @@ class ConfigChangeOnStackTest {
                      codecs.deserializer(PlacementDecision.class))) {
             decisions.subscribe(List.of(topics.decisions()));
             // run 1: team-a may hold 8 GPUs: two of four 1x4 jobs are placed, two wait for the quota
-            try (SchedulerApp app = SchedulerApp.start(options(stack, prefix, state, catalog, "8"))) {
+            try (SchedulerApp app = SchedulerApp.start(options(stack, prefix, state, catalog, Map.of(QUOTA, "8")))) {
                 assertThat(app.awaitRunning(Duration.ofSeconds(90))).isTrue();
                 for (int n = 0; n < 4; n++) {
                     final NodeInventory node = SyntheticHistory.node("pool-h", "n" + n, "leaf-" + (n / 2), 8);
@@ -96,18 +99,24 @@ class ConfigChangeOnStackTest {
             }
             assertThat(seen).extracting(r -> r.value().getOutcome()).containsExactlyInAnyOrder(DecisionOutcome.PLACED,
                     DecisionOutcome.PLACED, DecisionOutcome.QUEUED, DecisionOutcome.QUEUED);
-            // run 2: the same scheduler with the quota raised; new jobs come, and the waiting ones get their GPUs
-            try (SchedulerApp app = SchedulerApp.start(options(stack, prefix, state, catalog, "32"))) {
+            // run 2: the same scheduler with the quota raised and a failpoint that makes the engine throw on j6 (a
+            // poison input); new jobs come, and the waiting ones get their GPUs
+            try (SchedulerApp app = SchedulerApp.start(options(stack, prefix, state, catalog,
+                    Map.of(QUOTA, "32", POISON, "j6:0")))) {
                 assertThat(app.awaitRunning(Duration.ofSeconds(90))).isTrue();
-                for (int i = 4; i < 6; i++) {
+                for (int i = 4; i < 8; i++) {
                     producer.send(new ProducerRecord<>(topics.jobs(), "j" + i, submit("j" + i, 1, 4)));
                 }
                 producer.flush();
-                poll(decisions, seen, 8); // j2 and j3 placed, j4 and j5 placed
+                poll(decisions, seen, 10); // j2 and j3 placed, j4 and j5 placed, j6 rejected, j7 placed
             }
         }
         assertThat(seen.stream().filter(r -> r.value().getOutcome() == DecisionOutcome.PLACED)
-                .map(ConsumerRecord::key)).containsExactlyInAnyOrder("j0", "j1", "j2", "j3", "j4", "j5");
+                .map(ConsumerRecord::key)).containsExactlyInAnyOrder("j0", "j1", "j2", "j3", "j4", "j5", "j7");
+        assertThat(seen).filteredOn(r -> r.key().equals("j6")).singleElement().satisfies(r -> {
+            assertThat(r.value().getOutcome()).isEqualTo(DecisionOutcome.REJECTED);
+            assertThat(r.value().getReasonCode()).isEqualTo("SCHEDULER_ERROR");
+        });
 
         final List<String> at = List.of("--bootstrap-server", stack.bootstrapServers(), "--registry-url",
                 stack.requireRegistryUrl(), "--topic-name", "journal=" + topics.journal(), "--topic-name",
@@ -117,9 +126,12 @@ class ConfigChangeOnStackTest {
         final CliRun audit = run("audit", at, "--set", QUOTA + "=32");
         assertThat(audit.exitCode()).as(audit.out() + audit.err()).isZero();
         assertThat(audit.out()).containsPattern("pool pool-h: engine configuration changed at journal \\d+@\\d+: "
-                + QUOTA.replace(".", "\\.") + ": 8 -> 32");
+                + POISON.replace(".", "\\.") + ":  -> j6:0, " + QUOTA.replace(".", "\\.") + ": 8 -> 32");
         final String summary = summaryLine(audit.out());
         assertThat(summary).contains("divergent=0 violations=0").contains("commands_divergent=0");
+        // the poison input is skipped by the audit as the placer skipped it: named, and no divergence
+        assertThat(audit.out()).contains("skipped_entries=1").containsPattern("journal entry \\d+@\\d+ of pool pool-h"
+                + " \\(JobCommand\\): the engine threw IllegalStateException; skipped as the placer skips it");
         assertThat(Long.parseLong(summary.replaceAll(".* matched=(\\d+).*", "$1"))).isGreaterThanOrEqualTo(seen.size());
 
         // what-if lays its settings over the journaled ones: the recorded run's figures come out as recorded
@@ -128,8 +140,8 @@ class ConfigChangeOnStackTest {
     }
 
     private static SchedulerOptions options(final TestStack stack, final String prefix, final Path state,
-                                            final TopicCatalog catalog, final String quota) {
+                                            final TopicCatalog catalog, final Map<String, String> settings) {
         return new SchedulerOptions(prefix + "-app", stack.bootstrapServers(), stack.requireRegistryUrl(),
-                new Properties(), false, state, "", 0, Map.of(QUOTA, quota), 10, 5_000, catalog);
+                new Properties(), false, state, "", 0, settings, 10, 5_000, catalog);
     }
 }

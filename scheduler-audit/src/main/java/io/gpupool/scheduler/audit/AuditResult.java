@@ -90,15 +90,15 @@ public record AuditResult(long replayed, long compared, long matched, long diver
         if (!configChanges.isEmpty()) {
             out.printf("config_changes=%d%n", configChanges.size());
         }
+        if (skippedCount > 0) {
+            out.println("skipped_entries=" + skippedCount);
+        }
         out.printf("seconds=%.3f cpu_seconds=%.3f entries_per_cpu_s=%d%n", seconds, cpuSeconds, entriesPerCpuSecond());
         out.printf("replayed=%d matched=%d divergent=%d violations=%d entries_per_s=%d%s%n", replayed, matched, divergent,
                 violationCount, entriesPerSecond(), commands.audited()
                         ? " commands_matched=" + commands.matched() + " commands_divergent=" + commands.divergent() : "");
         if (reality.checked()) {
             out.println(reality.summary());
-        }
-        if (skippedCount > 0) {
-            out.println("skipped_entries=" + skippedCount);
         }
         out.flush();
     }
