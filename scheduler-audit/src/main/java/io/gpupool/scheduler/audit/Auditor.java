@@ -119,7 +119,7 @@ public final class Auditor {
             }
             final PoolEngine engine = engines.computeIfAbsent(pool, p -> new PoolEngine(configs.apply(p)));
             if (r.entry().getPayload() instanceof JobCommand c && c.getCommand() instanceof JobSubmit s) {
-                invariants.submitted(c.getJobId().toString(), s.getRequest());
+                invariants.submitted(c.getJobId().toString(), s.getRequest(), r);
                 poolOfJob.put(c.getJobId().toString(), pool);
             }
             if (r.partition() != applierPartition) {

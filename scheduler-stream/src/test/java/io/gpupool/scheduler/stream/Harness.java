@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -61,10 +62,16 @@ public final class Harness implements AutoCloseable {
     public final Path stateDir;
 
     public Harness(final int snapshotEvery, final long tickIntervalMs) throws Exception {
+        this(snapshotEvery, tickIntervalMs, Map.of());
+    }
+
+    /** Both stages with these engine settings ({@link EngineConfig#fromSettings}) for every pool. */
+    public Harness(final int snapshotEvery, final long tickIntervalMs, final Map<String, String> engineSettings)
+            throws Exception {
         stateDir = Files.createTempDirectory("gpupool-ttd-");
         final Properties p = StreamsSettings.local("ttd-" + registryName, "unused:9092", stateDir.toString());
         driver = new TopologyTestDriver(SchedulerTopology.build(topics, codecs, metrics, engines,
-                pool -> EngineConfig.fromSettings(Map.of("pool", pool)), snapshotEvery, tickIntervalMs,
+                pool -> EngineConfig.fromSettings(withPool(engineSettings, pool)), snapshotEvery, tickIntervalMs,
                 TelemetryRules.defaults()), p, Instant.ofEpochMilli(0));
         inventory = driver.createInputTopic(topics.inventory(), new StringSerializer(), ser());
         gpu = driver.createInputTopic(topics.telemetryGpu(), new StringSerializer(), ser());
@@ -79,6 +86,12 @@ public final class Harness implements AutoCloseable {
         commands = driver.createOutputTopic(topics.nodeCommands(), new StringDeserializer(),
                 codecs.deserializer(NodeCommand.class));
         dlq = driver.createOutputTopic(topics.dlq(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    public static Map<String, String> withPool(final Map<String, String> settings, final String pool) {
+        final Map<String, String> s = new TreeMap<>(settings);
+        s.put("pool", pool);
+        return s;
     }
 
     private <T extends SpecificRecord> Serializer<T> ser() {
