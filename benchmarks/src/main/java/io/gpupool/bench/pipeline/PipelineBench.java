@@ -88,7 +88,7 @@ public final class PipelineBench {
     }
 
     /** Every gpupool topic under {@code prefix}: the bench's own, deleted at the end. */
-    private static TopicCatalog catalog(final String prefix) {
+    static TopicCatalog catalog(final String prefix) {
         final Map<String, String> names = new HashMap<>();
         for (final Topic t : Topic.values()) {
             names.put(TopicCatalog.PREFIX + t.id() + ".name", prefix + "." + t.id());
@@ -97,9 +97,13 @@ public final class PipelineBench {
     }
 
     private static Properties producerConfig(final PipelineBenchOptions o) {
+        return producerConfig(o.bootstrapServers(), o.clientOverrides());
+    }
+
+    static Properties producerConfig(final String bootstrapServers, final Properties clientOverrides) {
         final Properties p = new Properties();
-        p.putAll(o.clientOverrides());
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, o.bootstrapServers());
+        p.putAll(clientOverrides);
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
@@ -108,9 +112,13 @@ public final class PipelineBench {
     }
 
     private static Properties consumerConfig(final PipelineBenchOptions o, final String group) {
+        return consumerConfig(o.bootstrapServers(), o.clientOverrides(), group);
+    }
+
+    static Properties consumerConfig(final String bootstrapServers, final Properties clientOverrides, final String group) {
         final Properties p = new Properties();
-        p.putAll(o.clientOverrides());
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, o.bootstrapServers());
+        p.putAll(clientOverrides);
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -402,9 +410,14 @@ public final class PipelineBench {
     }
 
     private static void deleteTopics(final PipelineBenchOptions o, final String prefix, final PrintStream progress) {
+        deleteTopics(o.bootstrapServers(), o.clientOverrides(), prefix, progress);
+    }
+
+    static void deleteTopics(final String bootstrapServers, final Properties clientOverrides, final String prefix,
+                             final PrintStream progress) {
         final Properties admin = new Properties();
-        admin.putAll(o.clientOverrides());
-        admin.put("bootstrap.servers", o.bootstrapServers());
+        admin.putAll(clientOverrides);
+        admin.put("bootstrap.servers", bootstrapServers);
         try (Admin a = Admin.create(admin)) {
             final Set<String> all = a.listTopics().names().get(30, TimeUnit.SECONDS);
             final List<String> mine = all.stream().filter(t -> t.startsWith(prefix)).toList();
