@@ -20,6 +20,9 @@ public interface BookMap {
     /** The keys from {@code from} to {@code to}, both inclusive, in key order; a list, so the caller may delete. */
     List<String> keys(String from, String to);
 
+    /** The first key from {@code from} to {@code to}, both inclusive, or null when there is none. */
+    String firstKey(String from, String to);
+
     /** Every entry, in key order. */
     void forEach(BiConsumer<String, byte[]> each);
 
@@ -44,6 +47,12 @@ public interface BookMap {
             @Override
             public List<String> keys(final String from, final String to) {
                 return new ArrayList<>(m.subMap(from, true, to, true).keySet());
+            }
+
+            @Override
+            public String firstKey(final String from, final String to) {
+                final String k = m.ceilingKey(from);
+                return k == null || k.compareTo(to) > 0 ? null : k;
             }
 
             @Override

@@ -9,7 +9,9 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
@@ -36,6 +38,11 @@ public final class KeyedJobBook implements JobBook {
     private final BookMap map;
     private final BookChanges changes;
     private final boolean keepExpired;
+    /**
+     * Per pool, the earliest expiry time in its index (MAX_VALUE: none), found lazily: not state, only
+     * what spares a range query per journal entry (one that would also walk the deleted keys below it).
+     */
+    private final Map<String, Long> nextDue = new HashMap<>();
 
     public KeyedJobBook(final BookMap map, final BookChanges changes, final boolean keepExpired) {
         this.map = map;
@@ -101,19 +108,32 @@ public final class KeyedJobBook implements JobBook {
         }
         map.put(FINISHED + jobId, bytes.toByteArray());
         map.put(indexKey(expiry.pool(), expiry.atMs(), jobId), new byte[0]);
+        nextDue.computeIfPresent(expiry.pool(), (p, t) -> Math.min(t, expiry.atMs()));
         changes.finished(jobId, JobRecord.partitionOf(record), record, expiry);
     }
 
     @Override
     public List<String> due(final String pool, final long nowMs) {
-        if (nowMs < 0) {
+        final long first = nextDue.computeIfAbsent(pool, p -> firstExpiry(p, 0));
+        if (nowMs < first) {
             return List.of();
         }
         final List<String> ids = new ArrayList<>();
-        for (final String k : map.keys(indexKey(pool, 0, ""), indexKey(pool, nowMs, AFTER_IDS))) {
+        for (final String k : map.keys(indexKey(pool, first, ""), indexKey(pool, nowMs, AFTER_IDS))) {
             ids.add(k.substring(k.lastIndexOf('#') + 1));
         }
+        nextDue.put(pool, nowMs == Long.MAX_VALUE ? Long.MAX_VALUE : firstExpiry(pool, nowMs + 1));
         return ids;
+    }
+
+    /** The earliest expiry time of the pool's index at or after {@code fromMs}; MAX_VALUE when there is none. */
+    private long firstExpiry(final String pool, final long fromMs) {
+        final String k = map.firstKey(indexKey(pool, fromMs, ""), indexKey(pool, Long.MAX_VALUE, AFTER_IDS));
+        if (k == null) {
+            return Long.MAX_VALUE;
+        }
+        final int time = indexKey(pool, 0, "").length() - 20; // the 19 digits before the '#' of the job id
+        return Long.parseLong(k.substring(time, time + 19));
     }
 
     @Override

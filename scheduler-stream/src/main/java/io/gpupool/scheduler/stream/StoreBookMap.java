@@ -43,6 +43,13 @@ final class StoreBookMap implements BookMap {
     }
 
     @Override
+    public String firstKey(final String from, final String to) {
+        try (KeyValueIterator<String, byte[]> it = store.range(from, to)) {
+            return it.hasNext() ? it.next().key : null;
+        }
+    }
+
+    @Override
     public void forEach(final BiConsumer<String, byte[]> each) {
         try (KeyValueIterator<String, byte[]> it = store.all()) {
             while (it.hasNext()) {
