@@ -17,10 +17,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * earlier placement leaves the part running now alone.
  *
  * <p>Stops, and the starts that wait for a stop on their GPUs, run on a pool of
- * {@link SinkConfig#stopThreads} threads; more queue for a free thread.
+ * {@link SinkConfig#stopThreads} threads; more queue for a free thread, up to a bound ({@link StopWorkers}).
  */
 final class CommandProcessor {
 
@@ -66,23 +64,10 @@ final class CommandProcessor {
         this.publisher = publisher;
         this.metrics = metrics;
         this.stopWait = stopWait;
-        this.workers = workers(stopThreads);
+        this.workers = StopWorkers.create(stopThreads);
         final GpuHandover handover = new GpuHandover(retry.worstCase(applier.longestStop()));
         this.starts = new PartStarts(applier, tracker, handover, metrics, retry, workers);
         this.stops = new PartStops(applier, tracker, handover, starts, metrics, retry, workers);
-    }
-
-    /** A fixed number of threads, created when needed and ended when idle; more tasks queue. */
-    private static ThreadPoolExecutor workers(final int threads) {
-        final AtomicInteger n = new AtomicInteger();
-        final ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), r -> {
-                    final Thread t = new Thread(r, "sink-stop-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
-        pool.allowCoreThreadTimeOut(true);
-        return pool;
     }
 
     /** Resumes the parts a previous sink process left running, and finishes its interrupted stops. */

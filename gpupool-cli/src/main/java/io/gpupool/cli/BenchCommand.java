@@ -17,6 +17,7 @@ import picocli.CommandLine.Option;
         subcommands = {
             BenchCommand.Engine.class,
             BenchPipelineCommand.class,
+            BenchSoakCommand.class,
             CollectorBenchCommand.class,
             BenchAuditCommand.class,
             BenchRestartCommand.class,

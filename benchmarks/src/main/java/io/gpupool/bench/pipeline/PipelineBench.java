@@ -91,9 +91,13 @@ public final class PipelineBench {
     }
 
     private static Properties producerConfig(final PipelineBenchOptions o) {
+        return producerConfig(o.bootstrapServers(), o.clientOverrides());
+    }
+
+    static Properties producerConfig(final String bootstrapServers, final Properties clientOverrides) {
         final Properties p = new Properties();
-        p.putAll(o.clientOverrides());
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, o.bootstrapServers());
+        p.putAll(clientOverrides);
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
@@ -102,9 +106,13 @@ public final class PipelineBench {
     }
 
     private static Properties consumerConfig(final PipelineBenchOptions o, final String group) {
+        return consumerConfig(o.bootstrapServers(), o.clientOverrides(), group);
+    }
+
+    static Properties consumerConfig(final String bootstrapServers, final Properties clientOverrides, final String group) {
         final Properties p = new Properties();
-        p.putAll(o.clientOverrides());
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, o.bootstrapServers());
+        p.putAll(clientOverrides);
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

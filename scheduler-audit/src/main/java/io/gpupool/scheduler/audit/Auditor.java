@@ -127,7 +127,7 @@ public final class Auditor {
                 continue;
             }
             if (r.entry().getPayload() instanceof JobCommand c && c.getCommand() instanceof JobSubmit s) {
-                invariants.submitted(c.getJobId().toString(), s.getRequest());
+                invariants.submitted(c.getJobId().toString(), s.getRequest(), r);
                 poolOfJob.put(c.getJobId().toString(), pool);
             }
             if (r.partition() != applierPartition) {

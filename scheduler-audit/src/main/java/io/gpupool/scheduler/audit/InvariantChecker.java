@@ -30,6 +30,7 @@ final class InvariantChecker {
     private final Map<String, List<NodeAssignment>> holding = new HashMap<>();
     private final Map<String, DecisionOutcome> last = new HashMap<>();
     private final Map<String, JobRequest> requests = new HashMap<>();
+    private final Map<String, Long> submittedAt = new HashMap<>();
     /** milli-GPU in use per GPU uuid (node id + index when the uuid is unknown). */
     private final Map<String, Integer> used = new HashMap<>();
     private final List<Violation> violations = new ArrayList<>();
@@ -65,15 +66,23 @@ final class InvariantChecker {
         }
     }
 
-    void submitted(final String jobId, final JobRequest request) {
+    /** A submit of the job id, journaled at {@code where}. */
+    void submitted(final String jobId, final JobRequest request, final JournalRecord where) {
         requests.put(jobId, request);
+        submittedAt.put(jobId, where.offset());
     }
 
     /** One recorded decision, in the order of its entry; {@code engine} is the pool's engine after that entry. */
     void decision(final PlacementDecision d, final PoolEngine engine, final JournalRecord where) {
         final String job = d.getJobId().toString();
+        if (d.getOutcome() == DecisionOutcome.REJECTED && "DUPLICATE_JOB".equals(d.getReasonCode())) {
+            last.putIfAbsent(job, DecisionOutcome.REJECTED); // the id's job finished before the audit began
+            return; // about a second submit of the id, not about the job that holds it
+        }
         final DecisionOutcome prev = last.get(job);
-        if (prev == DecisionOutcome.REJECTED || prev == DecisionOutcome.CANCELLED) {
+        // a decision caused by the job's own submit after it ended: its id was free again (its retention passed)
+        final boolean anew = Long.valueOf(where.offset()).equals(submittedAt.get(job));
+        if ((prev == DecisionOutcome.REJECTED || prev == DecisionOutcome.CANCELLED) && !anew) {
             violate("one-state", where, "job " + job + " got " + d.getOutcome() + " after it was " + prev);
         }
         switch (d.getOutcome()) {

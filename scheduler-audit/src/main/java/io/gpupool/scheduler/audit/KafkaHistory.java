@@ -10,10 +10,12 @@ import io.gpupool.scheduler.journal.Codecs;
 import io.gpupool.scheduler.journal.EngineSnapshot;
 import io.gpupool.scheduler.journal.JournalRecord;
 import io.gpupool.scheduler.journal.SnapshotTopic;
+import io.gpupool.scheduler.journal.JobBookTopic;
 import io.gpupool.scheduler.journal.SnapshotTopicRecords;
 import io.gpupool.scheduler.journal.TopicNames;
 import io.gpupool.serde.AvroSerdeConfig;
 import io.gpupool.serde.RecordDecodeException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -36,6 +38,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 
@@ -254,7 +257,14 @@ public final class KafkaHistory implements AutoCloseable {
         }
         final SnapshotTopicRecords records = new SnapshotTopicRecords();
         for (final TopicPartition tp : partitions(topic)) {
-            read(tp, 0, r -> records.add(r.value()));
+            read(tp, 0, r -> {
+                if (r.value() == null) {
+                    final Header at = r.headers().lastHeader(JobBookTopic.EXPIRED_AT);
+                    records.tombstone(new String(r.key(), StandardCharsets.UTF_8), at == null ? null : at.value());
+                } else {
+                    records.add(r.value());
+                }
+            });
         }
         return records.snapshots(pool);
     }

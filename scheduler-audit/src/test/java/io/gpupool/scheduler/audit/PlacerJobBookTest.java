@@ -27,6 +27,7 @@ import io.gpupool.scheduler.stream.PoolEngines;
 import io.gpupool.scheduler.stream.SchedulerMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -287,8 +288,11 @@ class PlacerJobBookTest {
             p.process(new Record<>("p1".getBytes(StandardCharsets.UTF_8), raw.get(i), 1_000L + i));
             ctx.forwarded(PlacerProcessor.DECISIONS_SINK).forEach(f -> decisions.add((PlacementDecision) f.record().value()));
             ctx.forwarded(PlacerProcessor.COMMANDS_SINK).forEach(f -> commands.add((NodeCommand) f.record().value()));
-            ctx.forwarded(PlacerProcessor.SNAPSHOTS_SINK).stream().map(f -> (String) f.record().key())
-                    .filter(k -> k.contains("#job#")).forEach(BOOK_KEYS::add);
+            // the record that takes an id (version 1); a finished job's record is written again, with its expiry
+            ctx.forwarded(PlacerProcessor.SNAPSHOTS_SINK).stream()
+                    .filter(f -> ((String) f.record().key()).contains("#job#")
+                            && ByteBuffer.wrap((byte[]) f.record().value()).getInt(4) == 1)
+                    .map(f -> (String) f.record().key()).forEach(BOOK_KEYS::add);
         }
     }
 

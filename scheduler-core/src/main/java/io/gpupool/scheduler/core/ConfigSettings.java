@@ -41,6 +41,7 @@ final class ConfigSettings {
         s.put("consolidation-window-ms", Long.toString(c.consolidationWindowMs()));
         s.put("consolidation-window-max-evictions", Integer.toString(c.consolidationWindowMaxEvictions()));
         s.put("leaf-congested-pct", Integer.toString(c.leafCongestedPct()));
+        s.put("finished-job-retention-ms", Long.toString(c.finishedJobRetentionMs()));
         s.put(Failpoint.SETTING, c.failpoint().text());
         for (final Map.Entry<String, TenantConfig> t : c.tenants().entrySet()) {
             final String prefix = "tenant." + t.getKey() + ".";

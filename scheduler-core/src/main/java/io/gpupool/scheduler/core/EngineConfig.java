@@ -48,6 +48,9 @@ import java.util.TreeSet;
  * @param consolidationWindowMaxEvictions jobs consolidation may move in the pool per window; 0: no pool budget
  * @param leafCongestedPct            a leaf whose nodes' uplinks average at least this utilisation (percent) is
  *                                    congested: multi-node jobs avoid it
+ * @param finishedJobRetentionMs      stream time a finished job's id stays taken in the placer's job book (a
+ *                                    resubmit is DUPLICATE_JOB) and its decision history queryable; then both go and
+ *                                    the id may be used again. 0 keeps them forever
  * @param failpoint                   a deliberate failure for drills and tests ({@link Failpoint#NONE} normally)
  */
 public record EngineConfig(String poolId, ScoringPolicy policy, long staleTelemetryTimeoutMs,
@@ -57,10 +60,14 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
                            long defaultRuntimeMs, long fairShareHalfLifeMs, Map<String, TenantConfig> tenants,
                            double bestFitCpuWeight, long seed, boolean randomTies, int fgdPopularityPct,
                            boolean fgdIntegerScore, long consolidationCooldownMs, long consolidationWindowMs,
-                           int consolidationWindowMaxEvictions, int leafCongestedPct, Failpoint failpoint) {
+                           int consolidationWindowMaxEvictions, int leafCongestedPct, long finishedJobRetentionMs,
+                           Failpoint failpoint) {
 
     public static final SortedSet<Integer> DEFAULT_CRITICAL_XIDS = Collections.unmodifiableSortedSet(
             new TreeSet<>(List.of(48, 63, 64, 74, 79, 92, 94, 95, 119, 120)));
+
+    /** Seven days: finished jobs stay queryable (and their ids taken) for a week of stream time. */
+    public static final long DEFAULT_FINISHED_JOB_RETENTION_MS = 7L * 24 * 3_600_000;
 
     public EngineConfig {
         Objects.requireNonNull(poolId, "poolId");
@@ -74,7 +81,8 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
         if (staleTelemetryTimeoutMs < 0 || finishedJobsRetained < 0 || fgdWindow < 1
                 || fgdPopularityPct < 1 || fgdPopularityPct > 100
                 || consolidationMaxEvictions < 0 || defaultRuntimeMs <= 0 || fairShareHalfLifeMs <= 0
-                || consolidationCooldownMs < 0 || consolidationWindowMs <= 0 || consolidationWindowMaxEvictions < 0) {
+                || consolidationCooldownMs < 0 || consolidationWindowMs <= 0 || consolidationWindowMaxEvictions < 0
+                || finishedJobRetentionMs < 0) {
             throw new IllegalArgumentException("engine config: timeouts, window and counts must be positive");
         }
         if (leafCongestedPct < 1 || leafCongestedPct > 100) {
@@ -85,7 +93,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
     public static EngineConfig defaults(final String poolId) {
         return new EngineConfig(poolId, ScoringPolicy.BEST_FIT, 120_000, 90, true, DEFAULT_CRITICAL_XIDS, 5,
                 10_000, 2_000, true, true, 0, 3_600_000, 3_600_000, Map.of(), 0.0, 0L, false, 100, false,
-                1_800_000, 3_600_000, 64, 70, Failpoint.NONE);
+                1_800_000, 3_600_000, 64, 70, DEFAULT_FINISHED_JOB_RETENTION_MS, Failpoint.NONE);
     }
 
     public TenantConfig tenant(final String name) {
@@ -96,7 +104,8 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
         return new EngineConfig(poolId, p, staleTelemetryTimeoutMs, temperatureThresholdC, evictAndRequeueOnFailure,
                 criticalXids, busyUtilisationPct, finishedJobsRetained, fgdWindow, backfill, preemption,
                 consolidationMaxEvictions, defaultRuntimeMs, fairShareHalfLifeMs, tenants, bestFitCpuWeight, seed, randomTies, fgdPopularityPct, fgdIntegerScore,
-                consolidationCooldownMs, consolidationWindowMs, consolidationWindowMaxEvictions, leafCongestedPct, failpoint);
+                consolidationCooldownMs, consolidationWindowMs, consolidationWindowMaxEvictions, leafCongestedPct,
+                finishedJobRetentionMs, failpoint);
     }
 
     /**
@@ -111,7 +120,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
      * Builds a config from settings. Keys: pool, policy, stale-telemetry-timeout-ms, temperature-threshold-c,
      * evict-on-failure, critical-xids (comma list), busy-utilisation-pct, finished-jobs-retained, fgd-window,
      * backfill, preemption, consolidation-max-evictions, consolidation-cooldown-ms, consolidation-window-ms,
-     * consolidation-window-max-evictions, leaf-congested-pct, default-runtime-ms, fair-share-half-life-ms, best-fit-cpu-weight,
+     * consolidation-window-max-evictions, leaf-congested-pct, finished-job-retention-ms, default-runtime-ms, fair-share-half-life-ms, best-fit-cpu-weight,
      * seed, random-ties, fgd-popularity-pct, fgd-integer-score, failpoint.allocate, tenant.NAME.guaranteed-gpus, tenant.NAME.weight, tenant.NAME.max-gpus. Unknown keys are an error
      * (a typo must not silently give a different policy).
      */
@@ -180,6 +189,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
                 parseInt(s.get("consolidation-window-max-evictions"), d.consolidationWindowMaxEvictions(),
                         "consolidation-window-max-evictions"),
                 parseInt(s.get("leaf-congested-pct"), d.leafCongestedPct(), "leaf-congested-pct"),
+                parseLong(s.get("finished-job-retention-ms"), d.finishedJobRetentionMs(), "finished-job-retention-ms"),
                 Failpoint.parse(s.get(Failpoint.SETTING)));
     }
 
@@ -189,7 +199,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
             "preemption", "consolidation-max-evictions", "default-runtime-ms", "fair-share-half-life-ms",
             "best-fit-cpu-weight", "seed", "random-ties", "fgd-popularity-pct", "fgd-integer-score",
             "consolidation-cooldown-ms", "consolidation-window-ms", "consolidation-window-max-evictions",
-            "leaf-congested-pct", Failpoint.SETTING)));
+            "leaf-congested-pct", "finished-job-retention-ms", Failpoint.SETTING)));
 
     private static int parseInt(final String v, final int dflt, final String key) {
         if (v == null) {

@@ -31,6 +31,11 @@ public record JobRecord(int partition, long offset, String commandId, JobRequest
         return partition == p && offset == o;
     }
 
+    /** The journal partition of a record in {@link #toBytes()} form, without decoding it. */
+    static int partitionOf(final byte[] b) {
+        return ByteBuffer.wrap(b).getInt(0);
+    }
+
     /** The journal offset of a record in {@link #toBytes()} form, without decoding it. */
     static long offsetOf(final byte[] b) {
         return ByteBuffer.wrap(b).getLong(4);

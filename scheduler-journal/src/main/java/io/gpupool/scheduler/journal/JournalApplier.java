@@ -16,6 +16,7 @@ import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.JournalPosition;
 import io.gpupool.avro.LinkHealth;
 import io.gpupool.avro.LinkStateChange;
+import io.gpupool.avro.PlacementDecision;
 import io.gpupool.avro.Tick;
 import io.gpupool.avro.UplinkChange;
 import io.gpupool.avro.UtilisationBand;
@@ -39,8 +40,11 @@ public final class JournalApplier {
     public static final String HEARTBEAT = "heartbeat";
 
     private final JobBook book;
+    private final JobRetention retention;
     private final Map<String, GpuUuids> uuidsByPool = new HashMap<>();
     private final JournaledSettings settings;
+    /** Set while {@link #reapply} runs: the book is already past the entry, so it is read as of it and not changed. */
+    private boolean reapplying;
 
     public JournalApplier(final JobBook book) {
         this(book, Map.of());
@@ -50,6 +54,7 @@ public final class JournalApplier {
     public JournalApplier(final JobBook book, final Map<String, String> overrides) {
         this.book = book;
         this.settings = new JournaledSettings(overrides);
+        this.retention = new JobRetention(book);
     }
 
     /**
@@ -87,10 +92,13 @@ public final class JournalApplier {
      * added: a job's record is its first submit in all of them, and a full record wins over a slim one.
      */
     public void restoreJobBook(final byte[] section) {
-        JobBookSection.read(section, (id, record) -> {
+        JobBookSection.read(section, (id, record, expiry) -> {
             final JobRecord known = book.get(id);
             if (known == null || known.request() == null) {
                 book.put(id, record);
+            }
+            if (expiry != null && book.expiry(id) == null) {
+                book.finished(id, expiry);
             }
         });
     }
@@ -104,10 +112,27 @@ public final class JournalApplier {
         uuidsByPool.remove(pool);
     }
 
+    /**
+     * Applies an entry a second time, to rebuild its engine after a restart: the job book already holds
+     * what the entry did (and what later entries did), so it is read as the entry first found it
+     * ({@link JobBook#asOf}) and left as it is. The engine gets the same inputs it got the first time.
+     */
+    public Applied reapply(final PoolEngine engine, final JournalEntry entry, final JournalPosition cause) {
+        reapplying = true;
+        try {
+            return apply(engine, entry, cause);
+        } finally {
+            reapplying = false;
+        }
+    }
+
     public Applied apply(final PoolEngine engine, final JournalEntry entry, final JournalPosition cause) {
         final String pool = entry.getPool();
         final GpuUuids uuids = uuidsByPool.computeIfAbsent(pool, p -> new GpuUuids());
         final long ts = entry.getTimestamp().toEpochMilli();
+        if (!reapplying) {
+            retention.expireDue(pool, engine, ts, cause);
+        }
         final Object payload = entry.getPayload();
         if (payload instanceof JobCommand c) {
             return job(pool, engine, uuids, c, entry, cause);
@@ -147,7 +172,7 @@ public final class JournalApplier {
             return rejected(pool, jobId, "INVALID_REQUEST", "record key '" + key + "' differs from job id '" + jobId
                     + "'", cause);
         }
-        final JobRecord known = book.get(jobId);
+        final JobRecord known = reapplying ? book.asOf(jobId, cause.getOffset()) : book.get(jobId);
         if (known != null && !known.sameEntry(cause.getPartition(), cause.getOffset())) {
             if (known.commandId().equals(c.getCommandId())) {
                 return Applied.NOTHING; // the same command produced twice: it was already handled
@@ -157,12 +182,15 @@ public final class JournalApplier {
         }
         // An entry re-applied after a restart finds its own record; a slim one (a format-2 snapshot's book
         // can hold one for a job still live in another pool of the partition) gets its request back.
-        if (known == null || known.request() == null) {
+        if (!reapplying && (known == null || known.request() == null)) {
             book.put(jobId, new JobRecord(cause.getPartition(), cause.getOffset(), c.getCommandId(),
                     submit.getRequest()));
         }
         final String invalid = JobRequestMapper.invalid(submit.getRequest());
         if (invalid != null) {
+            if (!reapplying) {
+                retention.ended(pool, engine, jobId, cause); // its id is taken: it finished at once
+            }
             return rejected(pool, jobId, "INVALID_REQUEST", invalid, cause);
         }
         final EngineOutput out = engine.apply(new EngineInput.SubmitJob(entry.getTimestamp().toEpochMilli(),
@@ -290,7 +318,14 @@ public final class JournalApplier {
         if (out.isEmpty() && submittedJob == null) {
             return out.eventNote() == null ? Applied.NOTHING : new Applied(List.of(), List.of(), null, out.eventNote());
         }
-        return DecisionMapper.map(pool, out, engine, uuids, book, cause, submittedJob);
+        // a re-applied entry's outputs are dropped, so the requests its node commands carry do not matter
+        final Applied applied = DecisionMapper.map(pool, out, engine, uuids, book, cause, submittedJob);
+        if (!reapplying) {
+            for (final PlacementDecision d : applied.decisions()) {
+                retention.ended(pool, engine, d.getJobId(), cause);
+            }
+        }
+        return applied;
     }
 
     private static Applied rejected(final String pool, final String jobId, final String code, final String message,

@@ -89,7 +89,7 @@ public final class ReplayPools {
         applier.forgetPool(name);
         pool.engine = PoolEngine.restore(pool.checkpoint, pool.checkpointConfig);
         for (final Step s : pool.since) {
-            applier.apply(pool.engine, s.entry(), s.cause()); // applied once without throwing: it does so again
+            applier.reapply(pool.engine, s.entry(), s.cause()); // applied once without throwing: it does so again
         }
         engines.put(name, pool.engine);
     }

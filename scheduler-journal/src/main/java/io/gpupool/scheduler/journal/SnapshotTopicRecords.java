@@ -30,6 +30,14 @@ public final class SnapshotTopicRecords {
         }
     }
 
+    /**
+     * Adds a tombstone: of a job book key, the record expired at the journal offset {@code expiredAt} (its
+     * {@link JobBookTopic#EXPIRED_AT} header); any other tombstone is skipped.
+     */
+    public void tombstone(final String key, final byte[] expiredAt) {
+        book.expired(key, expiredAt);
+    }
+
     /** Every complete snapshot (of one pool, or all when {@code pool} is null), per pool, oldest first. */
     public Map<String, List<EngineSnapshot>> snapshots(final String pool) {
         final Map<String, List<EngineSnapshot>> out = new TreeMap<>();

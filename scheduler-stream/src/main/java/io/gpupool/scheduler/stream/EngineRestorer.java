@@ -26,7 +26,7 @@ final class EngineRestorer {
                 : PoolEngine.restore(stored.snapshot(), config);
         for (final EngineStore.TailEntry t : stored.tail()) {
             final JournalEntry e = journal.deserialize("journal-tail", t.journalValue());
-            applier.apply(engine, e, new JournalPosition(t.partition(), t.offset(), Instant.ofEpochMilli(t.timestamp())));
+            applier.reapply(engine, e, new JournalPosition(t.partition(), t.offset(), Instant.ofEpochMilli(t.timestamp())));
         }
         return engine;
     }

@@ -60,7 +60,7 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
     private KeyValueStore<String, byte[]> nodes;
     /** Derived from the node store at init: leaf -> node -> uplink utilisation, and the pools known. */
     private final Map<String, Map<String, Double>> uplinkByLeaf = new HashMap<>();
-    private final TreeSet<String> pools = new TreeSet<>();
+    private final PoolsOfNodes pools = new PoolsOfNodes();
     /** The per-leaf means of {@link #uplinkByLeaf}, exported; created at init (it needs the task id). */
     private LeafUplinkGauges leafGauges;
     /**
@@ -95,7 +95,7 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
                 final KeyValue<String, byte[]> kv = it.next();
                 final NodeFacts f = NodeFacts.fromBytes(kv.value);
                 cache.put(kv.key, f);
-                pools.add(f.pool);
+                pools.nodeAdded(f.pool);
                 trackUplink(kv.key, f);
             }
         }
@@ -103,7 +103,7 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
     }
 
     private void tick(final long streamTimeMs) {
-        for (final String pool : pools) {
+        for (final String pool : pools.pools()) {
             journal.append(Journal.clockTick(pool, streamTimeMs));
             metrics.journaled("tick");
         }
@@ -155,6 +155,7 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
                     .setInventory(null).build(), "inventory");
             nodes.delete(nodeId);
             cache.remove(nodeId);
+            pools.nodeRemoved(before.pool);
             untrackUplink(nodeId, before);
             return;
         }
@@ -182,7 +183,12 @@ final class NodeFactsProcessor implements Processor<byte[], byte[], Object, Obje
         // figure is journaled again with the next sample (an engine that replaced the node forgot it)
         f.resetGpus(uuids);
         f.journaledUplinkPct = -1;
-        pools.add(f.pool);
+        if (before == null || !before.pool.equals(f.pool)) {
+            if (before != null) {
+                pools.nodeRemoved(before.pool);
+            }
+            pools.nodeAdded(f.pool);
+        }
         journal(f.pool, record, where, InventoryChange.newBuilder().setNodeId(nodeId).setRemoved(false)
                 .setInventory(inv).build(), "inventory");
         f.lastJournalMs = record.timestamp();

@@ -9,19 +9,22 @@ import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.JobEventNote;
 import io.gpupool.scheduler.core.PoolEngine;
 import io.gpupool.scheduler.journal.Applied;
+import io.gpupool.scheduler.journal.BookChanges;
 import io.gpupool.scheduler.journal.Codecs;
 import io.gpupool.scheduler.journal.EngineSnapshot;
 import io.gpupool.scheduler.journal.JobBook;
 import io.gpupool.scheduler.journal.JobBookTopic;
 import io.gpupool.scheduler.journal.JobRecord;
 import io.gpupool.scheduler.journal.JournalApplier;
+import io.gpupool.scheduler.journal.KeyedJobBook;
 import io.gpupool.scheduler.journal.SkippedEntry;
 import io.gpupool.scheduler.journal.SnapshotChunks;
 import io.gpupool.serde.RecordDecodeException;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.BiConsumer;
 import java.util.function.Function;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -57,6 +60,8 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         PoolEngine engine;
         long generation;
         int tailSize;
+        /** Journal offset of the first entry of the tail (a restore re-applies from there); MAX_VALUE: none. */
+        long tailFrom = Long.MAX_VALUE;
 
         Pool(final PoolEngines.Handle handle, final PoolEngine engine, final long generation, final int tailSize) {
             this.handle = handle;
@@ -78,6 +83,7 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
     private KeyValueStore<String, byte[]> history;
     private JournalApplier applier;
     private KeyValueStore<String, byte[]> jobs;
+    private KeyedJobBook book;
     /** This task's job store is on the snapshot topic (see {@link #publishBookOnce}). */
     private boolean bookPublished;
     /** Set once init() has rebuilt the engines: from then on new job ids go to the snapshot topic too. */
@@ -104,41 +110,37 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         this.history = ctx.getStateStore(DecisionHistory.STORE);
         final KeyValueStore<String, byte[]> jobs = ctx.getStateStore(JOB_STORE);
         this.jobs = jobs;
-        this.applier = new JournalApplier(new JobBook() {
+        this.book = new KeyedJobBook(new StoreBookMap(jobs), new BookChanges() {
             @Override
-            public JobRecord get(final String jobId) {
-                final byte[] b = jobs.get(jobId);
-                return b == null ? null : JobRecord.fromBytes(b);
-            }
-
-            @Override
-            public void put(final String jobId, final JobRecord record) {
-                final byte[] bytes = record.toBytes();
-                jobs.put(jobId, bytes);
+            public void taken(final String jobId, final int partition, final byte[] record) {
                 if (restored) {
                     // the same record on the snapshot topic, in this transaction: audits from a snapshot read it there.
-                    // The applier takes an id once; entries re-applied in init() find theirs in the store already.
-                    publishBookRecord(jobId, record.partition(), bytes);
+                    // The applier takes an id once; entries re-applied in init() change no record.
+                    publishBookRecord(jobId, partition, JobBookTopic.value(jobId, record));
                 }
             }
 
             @Override
-            public void forEachInOrder(final BiConsumer<String, byte[]> each) {
-                try (KeyValueIterator<String, byte[]> it = jobs.all()) {
-                    while (it.hasNext()) {
-                        final KeyValue<String, byte[]> kv = it.next();
-                        if (!kv.key.equals(BOOK_ON_TOPIC)) {
-                            each.accept(kv.key, kv.value);
-                        }
-                    }
-                }
+            public void finished(final String jobId, final int partition, final byte[] record,
+                                 final JobBook.Expiry expiry) {
+                publishBookRecord(jobId, partition, JobBookTopic.value(jobId, record, expiry));
             }
-        });
+
+            @Override
+            public void expired(final String jobId, final int partition, final long offset) {
+                history.delete(jobId);
+                final Headers headers = new RecordHeaders().add(JobBookTopic.EXPIRED_AT, JobBookTopic.expiredAt(offset));
+                context.forward(new Record<Object, Object>(JobBookTopic.key(partition, jobId), null, recordTimestamp,
+                        headers), SNAPSHOTS_SINK);
+            }
+        }, true);
+        this.applier = new JournalApplier(book);
         for (final EngineStore.Stored s : store.load()) {
             final PoolEngine engine = EngineRestorer.restore(s, configs.apply(s.pool()), applier, journal);
             final Pool p = new Pool(registry.register(s.pool(), engine), engine, s.generation(), s.tail().size());
             if (!s.tail().isEmpty()) {
                 p.handle.advanced(s.tail().get(s.tail().size() - 1).offset());
+                p.tailFrom = s.tail().get(0).offset();
             }
             pools.put(s.pool(), p);
             LOG.info("pool {} restored: snapshot generation {} plus {} journal entries", s.pool(), s.generation(),
@@ -189,6 +191,7 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
             pool.handle.advanced(cause.getOffset());
         }
         if (applied.skipped() == null) {
+            pool.tailFrom = Math.min(pool.tailFrom, cause.getOffset());
             store.appendTail(entry.getPool(), pool.generation, pool.tailSize++,
                     new EngineStore.TailEntry(cause.getPartition(), cause.getOffset(), entryMs, record.value()));
             if (pool.tailSize >= snapshotEvery) {
@@ -234,7 +237,8 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
             try (KeyValueIterator<String, byte[]> it = jobs.all()) {
                 while (it.hasNext()) {
                     final KeyValue<String, byte[]> kv = it.next();
-                    publishBookRecord(kv.key, JobRecord.fromBytes(kv.value).partition(), kv.value);
+                    publishBookRecord(kv.key, JobRecord.fromBytes(kv.value).partition(),
+                            JobBookTopic.value(kv.key, kv.value));
                     published++;
                 }
             }
@@ -246,9 +250,9 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         bookPublished = true;
     }
 
-    private void publishBookRecord(final String jobId, final int partition, final byte[] record) {
-        context.forward(new Record<Object, Object>(JobBookTopic.key(partition, jobId), JobBookTopic.value(jobId, record),
-                recordTimestamp), SNAPSHOTS_SINK);
+    private void publishBookRecord(final String jobId, final int partition, final byte[] value) {
+        context.forward(new Record<Object, Object>(JobBookTopic.key(partition, jobId), value, recordTimestamp),
+                SNAPSHOTS_SINK);
     }
 
     private Pool newPool(final String name) {
@@ -266,7 +270,9 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         final long t1 = SchedulerMetrics.wallNowMs();
         pool.generation++;
         pool.tailSize = 0;
+        pool.tailFrom = Long.MAX_VALUE;
         store.writeSnapshot(name, pool.generation, bytes);
+        purgeExpiredRecords();
         // The same state on the snapshot topic, with the journal offset it covers: audit starts there. The
         // job book is on that topic already, a record per job id (JobBookTopic), so it is not written here.
         final long t2 = SchedulerMetrics.wallNowMs();
@@ -279,6 +285,18 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         metrics.snapshotTaken(t3 - t0);
         LOG.info("pool {} snapshot {}: engine {} bytes in {} ms, stored in {} ms, published in {} ms",
                 name, pool.generation, bytes.length, t1 - t0, t2 - t1, t3 - t2);
+    }
+
+    /**
+     * Expired job records are kept for a restore that re-applies an entry from before their expiry
+     * ({@link JobBook#asOf}); once every pool's tail starts after it, none can, and they go.
+     */
+    private void purgeExpiredRecords() {
+        long from = Long.MAX_VALUE;
+        for (final Pool p : pools.values()) {
+            from = Math.min(from, p.tailFrom);
+        }
+        book.purgeExpiredBefore(from == Long.MAX_VALUE ? Long.MAX_VALUE : from + 1);
     }
 
     private void emit(final String pool, final Applied applied, final long timestamp) {

@@ -4,12 +4,11 @@ import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.scheduler.core.PoolEngine;
-import io.gpupool.scheduler.journal.JobBook;
-import io.gpupool.scheduler.journal.JobRecord;
+import io.gpupool.scheduler.journal.BookChanges;
+import io.gpupool.scheduler.journal.KeyedJobBook;
 import io.gpupool.scheduler.journal.JournalApplier;
 import io.gpupool.scheduler.journal.SkippedEntry;
 import java.util.List;
-import java.util.function.BiConsumer;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
@@ -67,23 +66,7 @@ class HalfAppliedEntryTest {
     /** The engine of p1 as a restart would rebuild it from the placer's stores. */
     private static byte[] restored(final Harness h) {
         final KeyValueStore<String, byte[]> jobs = h.driver.getKeyValueStore(PlacerProcessor.JOB_STORE);
-        final JournalApplier applier = new JournalApplier(new JobBook() {
-            @Override
-            public JobRecord get(final String jobId) {
-                final byte[] b = jobs.get(jobId);
-                return b == null ? null : JobRecord.fromBytes(b);
-            }
-
-            @Override
-            public void put(final String jobId, final JobRecord record) {
-                // the store already holds what the live run wrote
-            }
-
-            @Override
-            public void forEachInOrder(final BiConsumer<String, byte[]> each) {
-                throw new UnsupportedOperationException("not snapshotted here");
-            }
-        });
+        final JournalApplier applier = new JournalApplier(new KeyedJobBook(new StoreBookMap(jobs), BookChanges.NONE, true));
         final EngineStore store = new EngineStore(h.driver.getKeyValueStore(EngineStore.SNAPSHOTS),
                 h.driver.getKeyValueStore(EngineStore.TAIL));
         return EngineRestorer.restore(store.load("p1"), Harness.configs(HalfAppliedGang.SETTINGS).apply("p1"), applier,

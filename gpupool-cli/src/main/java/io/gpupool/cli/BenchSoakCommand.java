@@ -1,0 +1,81 @@
+package io.gpupool.cli;
+
+import io.gpupool.bench.pipeline.SoakBench;
+import io.gpupool.bench.pipeline.SoakBenchOptions;
+import io.gpupool.cli.config.ClusterOptions;
+import io.gpupool.localstack.StackDescriptor;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code gpupool bench soak}: millions of jobs through both scheduler stages; state, heap and DLQ must stay flat. */
+@Command(name = "soak", mixinStandardHelpOptions = true,
+        description = {
+            "A long run on a live broker (default: the local stack in --data-dir): --jobs jobs submitted and finished",
+            "through both scheduler stages (the bench completes each placed job at once), with a short finished-job",
+            "retention so that the job book and decision history expire during the run. Every --report-every finished",
+            "jobs it prints live jobs, the scheduler's state directory bytes, heap after GC and DLQ records: bounded",
+            "state means flat. Uses and then deletes topics named soak-<time>.*."})
+public final class BenchSoakCommand implements Callable<Integer> {
+
+    @Mixin
+    ClusterOptions cluster;
+
+    @Option(names = "--registry-url", description = "Schema Registry URL. Default: the local stack's.")
+    String registryUrl;
+
+    @Option(names = "--jobs", defaultValue = "2000000", description = "Jobs submitted and finished (default ${DEFAULT-VALUE}).")
+    long jobs;
+
+    @Option(names = "--report-every", defaultValue = "1000000",
+            description = "Finished jobs between report lines (default ${DEFAULT-VALUE}).")
+    long reportEvery;
+
+    @Option(names = "--progress-every", defaultValue = "50000",
+            description = "Finished jobs between progress lines (default ${DEFAULT-VALUE}).")
+    long progressEvery;
+
+    @Option(names = "--in-flight", defaultValue = "2000", description = "Jobs submitted and not finished at most (default ${DEFAULT-VALUE}).")
+    int inFlight;
+
+    @Option(names = "--retention-ms", defaultValue = "30000",
+            description = "The engine's finished-job-retention-ms for the run (default ${DEFAULT-VALUE}).")
+    long retentionMs;
+
+    @Option(names = "--nodes", defaultValue = "512", description = "Nodes in the pool (default ${DEFAULT-VALUE}).")
+    int nodes;
+
+    @Option(names = "--gpus", defaultValue = "8", description = "GPUs per node (default ${DEFAULT-VALUE}).")
+    int gpus;
+
+    @Option(names = "--leaves", defaultValue = "16", description = "Leaf switches (default ${DEFAULT-VALUE}).")
+    int leaves;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        final String registry = registryUrl != null ? registryUrl : cluster.dataDir().running()
+                .flatMap(StackDescriptor::registryUrl).orElseThrow(() -> new CommandLine.ParameterException(
+                        spec.commandLine(), "no schema registry: pass --registry-url or start `gpupool up`"));
+        final SoakBenchOptions o;
+        try {
+            o = new SoakBenchOptions(cluster.bootstrapServers(), registry, cluster.clientProperties(), jobs, reportEvery,
+                    Math.min(progressEvery, reportEvery), nodes, gpus, leaves, inFlight, retentionMs,
+                    Files.createTempDirectory("gpupool-soak-"));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        final Map<String, String> figures = SoakBench.run(o, System.err);
+        final PrintWriter out = spec.commandLine().getOut();
+        figures.forEach((k, v) -> out.println(k + "=" + v));
+        out.flush();
+        return 0;
+    }
+}

@@ -1,0 +1,61 @@
+package io.gpupool.scheduler.stream;
+
+import io.gpupool.scheduler.journal.BookMap;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiConsumer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/** The placer's job store ({@link PlacerProcessor#JOB_STORE}) as the sorted map its job book lives in. */
+final class StoreBookMap implements BookMap {
+    private final KeyValueStore<String, byte[]> store;
+
+    StoreBookMap(final KeyValueStore<String, byte[]> store) {
+        this.store = store;
+    }
+
+    @Override
+    public byte[] get(final String key) {
+        return store.get(key);
+    }
+
+    @Override
+    public void put(final String key, final byte[] value) {
+        store.put(key, value);
+    }
+
+    @Override
+    public void delete(final String key) {
+        store.delete(key);
+    }
+
+    @Override
+    public List<String> keys(final String from, final String to) {
+        final List<String> keys = new ArrayList<>();
+        try (KeyValueIterator<String, byte[]> it = store.range(from, to)) {
+            while (it.hasNext()) {
+                keys.add(it.next().key);
+            }
+        }
+        return keys;
+    }
+
+    @Override
+    public String firstKey(final String from, final String to) {
+        try (KeyValueIterator<String, byte[]> it = store.range(from, to)) {
+            return it.hasNext() ? it.next().key : null;
+        }
+    }
+
+    @Override
+    public void forEach(final BiConsumer<String, byte[]> each) {
+        try (KeyValueIterator<String, byte[]> it = store.all()) {
+            while (it.hasNext()) {
+                final KeyValue<String, byte[]> kv = it.next();
+                each.accept(kv.key, kv.value);
+            }
+        }
+    }
+}
