@@ -1,10 +1,8 @@
 package io.gpupool.cli;
 
 import io.gpupool.cli.config.ClusterOptions;
-import io.gpupool.localstack.StackDescriptor;
 import io.gpupool.bench.pipeline.PipelineBench;
 import io.gpupool.bench.pipeline.PipelineBenchOptions;
-import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -66,9 +64,7 @@ public final class BenchPipelineCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        final String registry = registryUrl != null ? registryUrl : cluster.dataDir().running()
-                .flatMap(StackDescriptor::registryUrl).orElseThrow(() -> new CommandLine.ParameterException(
-                        spec.commandLine(), "no schema registry: pass --registry-url or start `gpupool up`"));
+        final String registry = BenchStack.registry(cluster, registryUrl, spec, "gpupool up");
         final PipelineBenchOptions o;
         try {
             o = new PipelineBenchOptions(cluster.bootstrapServers(), registry, cluster.clientProperties(), nodes, gpus,
@@ -78,9 +74,7 @@ public final class BenchPipelineCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         final Map<String, String> figures = PipelineBench.run(o, System.err);
-        final PrintWriter out = spec.commandLine().getOut();
-        figures.forEach((k, v) -> out.println(k + "=" + v));
-        out.flush();
+        BenchStack.print(figures, spec);
         return 0;
     }
 }

@@ -4,8 +4,6 @@ import io.gpupool.bench.restart.RestartBench;
 import io.gpupool.bench.restart.RestartBenchOptions;
 import io.gpupool.cli.config.ClusterOptions;
 import io.gpupool.cli.config.DurationConverter;
-import io.gpupool.localstack.StackDescriptor;
-import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Map;
@@ -56,9 +54,7 @@ public final class BenchRestartCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        final String registry = registryUrl != null ? registryUrl : cluster.dataDir().running()
-                .flatMap(StackDescriptor::registryUrl).orElseThrow(() -> new CommandLine.ParameterException(
-                        spec.commandLine(), "no schema registry: pass --registry-url or start `gpupool up --no-scheduler`"));
+        final String registry = BenchStack.registry(cluster, registryUrl, spec, "gpupool up --no-scheduler");
         final RestartBenchOptions o;
         try {
             o = new RestartBenchOptions(cluster.bootstrapServers(), registry, cluster.clientProperties(), kills, nodes,
@@ -67,9 +63,7 @@ public final class BenchRestartCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         final Map<String, String> figures = RestartBench.run(o, System.err);
-        final PrintWriter out = spec.commandLine().getOut();
-        figures.forEach((k, v) -> out.println(k + "=" + v));
-        out.flush();
+        BenchStack.print(figures, spec);
         return Boolean.parseBoolean(figures.get("passed")) ? 0 : 1;
     }
 }

@@ -3,8 +3,6 @@ package io.gpupool.cli;
 import io.gpupool.bench.pipeline.SoakBench;
 import io.gpupool.bench.pipeline.SoakBenchOptions;
 import io.gpupool.cli.config.ClusterOptions;
-import io.gpupool.localstack.StackDescriptor;
-import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -61,9 +59,7 @@ public final class BenchSoakCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        final String registry = registryUrl != null ? registryUrl : cluster.dataDir().running()
-                .flatMap(StackDescriptor::registryUrl).orElseThrow(() -> new CommandLine.ParameterException(
-                        spec.commandLine(), "no schema registry: pass --registry-url or start `gpupool up`"));
+        final String registry = BenchStack.registry(cluster, registryUrl, spec, "gpupool up");
         final SoakBenchOptions o;
         try {
             o = new SoakBenchOptions(cluster.bootstrapServers(), registry, cluster.clientProperties(), jobs, reportEvery,
@@ -73,9 +69,7 @@ public final class BenchSoakCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         final Map<String, String> figures = SoakBench.run(o, System.err);
-        final PrintWriter out = spec.commandLine().getOut();
-        figures.forEach((k, v) -> out.println(k + "=" + v));
-        out.flush();
+        BenchStack.print(figures, spec);
         return 0;
     }
 }

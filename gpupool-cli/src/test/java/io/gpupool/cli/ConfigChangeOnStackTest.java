@@ -12,20 +12,16 @@ import io.gpupool.avro.NodeInventory;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
-import io.gpupool.registry.RegistryClientConfig;
 import io.gpupool.scheduler.app.SchedulerApp;
 import io.gpupool.scheduler.audit.SyntheticHistory;
 import io.gpupool.scheduler.journal.Codecs;
 import io.gpupool.scheduler.journal.TopicNames;
 import io.gpupool.scheduler.stream.SchedulerOptions;
-import io.gpupool.serde.AvroSerdeConfig;
-import io.gpupool.topics.Topic;
 import io.gpupool.topics.TopicCatalog;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -63,15 +59,9 @@ class ConfigChangeOnStackTest {
     @Test
     void aQuotaChangedBetweenTwoRunsIsAuditedAsAChangeNotAsDivergence(final TestStack stack) throws Exception {
         final String prefix = stack.uniqueName("cfg");
-        final Map<String, String> names = new HashMap<>();
-        for (final Topic t : Topic.values()) {
-            names.put(TopicCatalog.PREFIX + t.id() + ".name", prefix + "." + t.id());
-        }
-        final TopicCatalog catalog = TopicCatalog.defaults().withOverrides(names);
+        final TopicCatalog catalog = HistoryCommandsOnStackTest.catalog(prefix);
         final TopicNames topics = TopicNames.of(catalog);
-        final Map<String, Object> serde = new HashMap<>();
-        serde.put(RegistryClientConfig.URL, stack.requireRegistryUrl());
-        final Codecs codecs = new Codecs(AvroSerdeConfig.registry(serde), true);
+        final Codecs codecs = HistoryCommandsOnStackTest.codecs(stack);
         final Path state = Files.createTempDirectory(dir, "state");
         final List<ConsumerRecord<String, PlacementDecision>> seen = new ArrayList<>();
         try (KafkaProducer<String, SpecificRecord> producer = new KafkaProducer<>(stack.producerConfig(),

@@ -62,15 +62,9 @@ class HistoryCommandsOnStackTest {
     @Test
     void auditExportReplayAndExplainAtOnARecordedRun(final TestStack stack) throws Exception {
         final String prefix = stack.uniqueName("hist");
-        final Map<String, String> names = new HashMap<>();
-        for (final Topic t : Topic.values()) {
-            names.put(TopicCatalog.PREFIX + t.id() + ".name", prefix + "." + t.id());
-        }
-        final TopicCatalog catalog = TopicCatalog.defaults().withOverrides(names);
+        final TopicCatalog catalog = catalog(prefix);
         final TopicNames topics = TopicNames.of(catalog);
-        final Map<String, Object> serde = new HashMap<>();
-        serde.put(RegistryClientConfig.URL, stack.requireRegistryUrl());
-        final Codecs codecs = new Codecs(AvroSerdeConfig.registry(serde), true);
+        final Codecs codecs = codecs(stack);
         final SchedulerOptions o = new SchedulerOptions(prefix + "-app", stack.bootstrapServers(),
                 stack.requireRegistryUrl(), new Properties(), false, Files.createTempDirectory(dir, "state"), "", 0,
                 Map.of(), 10, 5_000, catalog);
@@ -273,6 +267,21 @@ class HistoryCommandsOnStackTest {
     }
 
     /** The replay's name=value line: second to last, before the reality check's. */
+    /** Every gpupool topic under {@code prefix}: the test's own. */
+    static TopicCatalog catalog(final String prefix) {
+        final Map<String, String> names = new HashMap<>();
+        for (final Topic t : Topic.values()) {
+            names.put(TopicCatalog.PREFIX + t.id() + ".name", prefix + "." + t.id());
+        }
+        return TopicCatalog.defaults().withOverrides(names);
+    }
+
+    static Codecs codecs(final TestStack stack) {
+        final Map<String, Object> serde = new HashMap<>();
+        serde.put(RegistryClientConfig.URL, stack.requireRegistryUrl());
+        return new Codecs(AvroSerdeConfig.registry(serde), true);
+    }
+
     static String summaryLine(final String out) {
         final String[] lines = out.strip().split("\n");
         return lines[lines.length - 2];

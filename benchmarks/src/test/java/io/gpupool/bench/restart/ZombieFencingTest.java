@@ -7,7 +7,6 @@ import io.gpupool.avro.NodeCommand;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
 import io.gpupool.scheduler.journal.Codecs;
-import io.gpupool.scheduler.journal.TopicNames;
 import io.gpupool.serde.AvroSerdeConfig;
 import io.gpupool.topics.Topic;
 import java.nio.charset.StandardCharsets;

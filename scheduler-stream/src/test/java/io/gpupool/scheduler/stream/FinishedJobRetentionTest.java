@@ -4,7 +4,6 @@ import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.JobEventType;
 import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.PlacementDecision;
-import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.PoolEngine;
 import io.gpupool.scheduler.journal.BookChanges;
 import io.gpupool.scheduler.journal.JobBookTopic;
