@@ -249,7 +249,7 @@ class PreemptionSearchPropertiesTest {
     void consolidationForGangsChoosesTheCheapestSetWithinItsLimit(@ForAll final long seed,
                                                                   @ForAll @IntRange(min = 1, max = 4) final int limit) {
         final Scenario s = scenario(seed, PriorityClass.BATCH, true);
-        final PoolEngine e = PoolEngine.restore(s.engine().snapshot(), EngineConfig.fromSettings(
+        final PoolEngine e = under(s.engine(), EngineConfig.fromSettings(
                 settings("preemption", "false", "consolidation-max-evictions", Integer.toString(limit))));
         checkAgainstBruteForce(new Scenario(e, e.st.activeJobs.get("blocked")), true, limit);
     }
@@ -258,7 +258,7 @@ class PreemptionSearchPropertiesTest {
     void consolidationChoosesTheCheapestSetWithinItsLimit(@ForAll final long seed,
                                                           @ForAll @IntRange(min = 1, max = 3) final int limit) {
         final Scenario s = scenario(seed, PriorityClass.BATCH);
-        final PoolEngine e = PoolEngine.restore(s.engine().snapshot(), EngineConfig.fromSettings(
+        final PoolEngine e = under(s.engine(), EngineConfig.fromSettings(
                 settings("preemption", "false", "consolidation-max-evictions", Integer.toString(limit))));
         checkAgainstBruteForce(new Scenario(e, e.st.activeJobs.get("blocked")), true, limit);
     }
@@ -276,7 +276,7 @@ class PreemptionSearchPropertiesTest {
             return;
         }
         final EngineConfig on = EngineConfig.fromSettings(settings());
-        final PoolEngine e = PoolEngine.restore(s.engine().snapshot(), on);
+        final PoolEngine e = under(s.engine(), on);
         final Job blocked = e.st.activeJobs.get("blocked");
         final VictimSearch.Plan plan = new VictimSearch(e, e.st, on, e.placer()).search(blocked, false);
         final Map<String, List<PlacementPart>> held = new TreeMap<>();
@@ -312,5 +312,12 @@ class PreemptionSearchPropertiesTest {
             assertEquals(1, nodes.stream().map(n -> e.node(n).orElseThrow().leaf()).distinct().count(),
                     "a required leaf is one leaf");
         }
+    }
+
+    /** A copy of the scenario's engine running under {@code config} (a snapshot restores under its own settings). */
+    private static PoolEngine under(final PoolEngine scenario, final EngineConfig config) {
+        final PoolEngine e = PoolEngine.restore(scenario.snapshot(), scenario.config());
+        e.reconfigure(config);
+        return e;
     }
 }
