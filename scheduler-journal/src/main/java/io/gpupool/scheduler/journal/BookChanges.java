@@ -16,7 +16,11 @@ public interface BookChanges {
     default void finished(final String jobId, final int partition, final byte[] record, final JobBook.Expiry expiry) {
     }
 
-    /** The finished job's record expired at journal entry {@code offset}. */
-    default void expired(final String jobId, final int partition, final long offset) {
+    /**
+     * The finished job's record expired at journal entry {@code offset}; {@code pool} and {@code commandId}
+     * are its expiry's pool and its submit's command id.
+     */
+    default void expired(final String jobId, final int partition, final long offset, final String pool,
+                         final String commandId) {
     }
 }

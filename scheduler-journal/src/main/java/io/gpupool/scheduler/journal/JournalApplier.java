@@ -126,6 +126,21 @@ public final class JournalApplier {
         }
     }
 
+    /**
+     * What an entry the engine threw on produces ({@link SkippedEntry}), given the engine rebuilt as it was
+     * before it. A skipped submit may have taken its job id: that job finished at once, so its record expires
+     * like any other finished job's.
+     */
+    public Applied skipped(final PoolEngine rebuilt, final JournalEntry entry, final JournalPosition cause,
+                           final RuntimeException error) {
+        final Applied outcome = SkippedEntry.outcome(entry, cause, error);
+        final JobRecord taken = outcome.submittedJob() == null ? null : book.get(outcome.submittedJob());
+        if (!reapplying && taken != null && taken.sameEntry(cause.getPartition(), cause.getOffset())) {
+            retention.ended(entry.getPool(), rebuilt, outcome.submittedJob(), cause);
+        }
+        return outcome;
+    }
+
     public Applied apply(final PoolEngine engine, final JournalEntry entry, final JournalPosition cause) {
         final String pool = entry.getPool();
         final GpuUuids uuids = uuidsByPool.computeIfAbsent(pool, p -> new GpuUuids());

@@ -150,7 +150,7 @@ public final class KeyedJobBook implements JobBook {
             map.put(EXPIRED + jobId, ByteBuffer.allocate(8 + record.length).putLong(offset).put(record).array());
             map.put(PURGE + pad(offset) + "#" + jobId, new byte[0]);
         }
-        changes.expired(jobId, JobRecord.partitionOf(record), offset);
+        changes.expired(jobId, JobRecord.partitionOf(record), offset, e.pool(), JobRecord.fromBytes(record).commandId());
     }
 
     @Override

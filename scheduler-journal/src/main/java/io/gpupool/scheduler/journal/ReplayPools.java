@@ -81,7 +81,7 @@ public final class ReplayPools {
         } catch (final RuntimeException e) {
             rebuild(name, pool, applier);
             skipped++;
-            return SkippedEntry.outcome(entry, cause, e);
+            return applier.skipped(pool.engine, entry, cause, e);
         }
     }
 

@@ -109,8 +109,8 @@ public final class SchedulerApp implements AutoCloseable {
             http = QueryServer.bind(o.httpHost(), o.httpPort());
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, o.httpHost() + ":" + http.port());
         }
-        final KafkaStreams streams = new KafkaStreams(SchedulerTopology.build(topics, codecs, metrics, engines, configs,
-                o.snapshotEvery(), o.tickIntervalMs(), TelemetryRules.defaults(), o.maxClockAheadMs()), props);
+        final KafkaStreams streams = new KafkaStreams(SchedulerTopology.build(o.applicationId(), topics, codecs, metrics,
+                engines, configs, o.snapshotEvery(), o.tickIntervalMs(), TelemetryRules.defaults(), o.maxClockAheadMs()), props);
         // a failed thread is replaced, but a thread that keeps failing shuts the client down (and /health says so)
         final StreamThreadPolicy threads = StreamThreadPolicy.defaults(meters);
         streams.setUncaughtExceptionHandler(threads);

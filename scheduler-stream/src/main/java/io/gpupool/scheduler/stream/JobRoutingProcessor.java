@@ -21,11 +21,13 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * Stage 1, job side: job commands and job events, repartitioned by the job id in their payload
  * ({@link JobKeyer}), so every record of one job reaches this task whatever partition its producer
  * chose, go to the journal of their pool. A submit names its pool; a cancel or an event is routed by
- * the pool remembered for the job id, which is kept after the job ends (late events of its parts are
- * expected; the engine tells them from current ones by their placement id). What cannot be routed (no
- * pool, unknown job, a cancel naming a malformed id) is dead-lettered with the reason, under the
- * position the record was first written to. Whether a request is valid is judged in stage 2 from the
- * journal, so that every rejection is a decision that replays.
+ * the job's {@link JobRoute}, which lives as long as the placer keeps a record of the job: late events
+ * of its parts are expected after it ends (the engine tells them from current ones by their placement
+ * id), and the route goes when the placer's notice ({@link RouteEnds}) says the record expired or the
+ * submit was rejected without one. What cannot be routed (no pool, unknown job, a cancel naming a
+ * malformed id) is dead-lettered with the reason, under the position the record was first written to.
+ * Whether a request is valid is judged in stage 2 from the journal, so that every rejection is a
+ * decision that replays.
  */
 final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Object> {
     static final String JOB_STORE = "sequencer-jobs";
@@ -64,6 +66,11 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
         final Record<byte[], byte[]> record = copy.withHeaders(Origin.without(copy.headers()));
         writtenKey = Origin.key(copy.headers(), copy.key());
         final String topic = where == null ? "?" : where.topic();
+        final RouteEnds.Notice notice = RouteEnds.read(copy);
+        if (notice != null) {
+            routeEnded(notice);
+            return;
+        }
         try {
             if (record.value() == null) {
                 deadLetter(record, where, "IllegalArgumentException", "a job record without a value (tombstone) means nothing");
@@ -92,8 +99,14 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
                 deadLetter(record, where, "IllegalArgumentException", "job " + jobId + " names no pool");
                 return;
             }
-            if (poolOfJob.get(jobId) == null) {
-                poolOfJob.put(jobId, pool);
+            if (JobRequestMapper.badJobId(jobId) == null) { // the placer rejects it at once, no route needed
+                final String stored = poolOfJob.get(jobId);
+                final JobRoute route = stored == null ? JobRoute.of(c.getCommandId(), pool)
+                        : JobRoute.read(stored).opened(c.getCommandId(), pool);
+                final String value = route.write();
+                if (!value.equals(stored)) {
+                    poolOfJob.put(jobId, value);
+                }
             }
         } else {
             final String badId = JobRequestMapper.badJobId(jobId);
@@ -101,9 +114,10 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
                 deadLetter(record, where, "IllegalArgumentException", "cancel names a malformed job id: " + badId);
                 return;
             }
-            pool = poolOfJob.get(jobId);
+            pool = routedPool(jobId);
             if (pool == null) {
-                deadLetter(record, where, "IllegalArgumentException", "cancel for job " + jobId + " that was never submitted");
+                deadLetter(record, where, "IllegalArgumentException", "cancel for job " + jobId
+                        + " that was never submitted, or whose record the scheduler no longer keeps");
                 return;
             }
         }
@@ -113,16 +127,33 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
 
     private void event(final Record<byte[], byte[]> record, final RecordMetadata where) {
         final JobEvent e = events.deserialize(where.topic(), record.headers(), record.value());
-        final String pool = poolOfJob.get(e.getJobId());
+        final String pool = routedPool(e.getJobId());
         if (pool == null) {
             deadLetter(record, where, "IllegalArgumentException", "event " + e.getEventId() + " is about job "
-                    + e.getJobId() + " that was never submitted");
+                    + e.getJobId() + " that was never submitted, or whose record the scheduler no longer keeps");
             return;
         }
-        // the route stays when the job ends: the other parts of a gang, and answers to EVICT commands,
-        // report after the first part's end, and each must reach the engine to be judged by its placement
         journal.append(Journal.entry(pool, record.timestamp(), e, record, where));
         metrics.journaled("job-event");
+    }
+
+    private String routedPool(final String jobId) {
+        final String stored = poolOfJob.get(jobId);
+        return stored == null ? null : JobRoute.read(stored).pool();
+    }
+
+    private void routeEnded(final RouteEnds.Notice notice) {
+        final String stored = poolOfJob.get(notice.jobId());
+        if (stored == null) {
+            return; // a notice for a submit this route never recorded (a full route), or repeated after a restore
+        }
+        final JobRoute left = JobRoute.read(stored).closed(notice.commandId(), notice.expired());
+        if (left == null) {
+            poolOfJob.delete(notice.jobId());
+        } else if (!left.write().equals(stored)) {
+            poolOfJob.put(notice.jobId(), left.write());
+        }
+        metrics.routeEnded(notice.expired() ? "expired" : "rejected");
     }
 
     private void deadLetter(final Record<byte[], byte[]> record, final RecordMetadata where, final String errorClass,

@@ -1,6 +1,8 @@
 package io.gpupool.scheduler.stream;
 
 import io.gpupool.avro.DecisionOutcome;
+import io.gpupool.avro.JobCommand;
+import io.gpupool.avro.JobSubmit;
 import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.JournalPosition;
 import io.gpupool.avro.NodeCommand;
@@ -15,6 +17,7 @@ import io.gpupool.scheduler.journal.EngineSnapshot;
 import io.gpupool.scheduler.journal.JobBook;
 import io.gpupool.scheduler.journal.JobBookTopic;
 import io.gpupool.scheduler.journal.JobRecord;
+import io.gpupool.scheduler.journal.JobRequestMapper;
 import io.gpupool.scheduler.journal.JournalApplier;
 import io.gpupool.scheduler.journal.KeyedJobBook;
 import io.gpupool.scheduler.journal.SkippedEntry;
@@ -127,8 +130,11 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
             }
 
             @Override
-            public void expired(final String jobId, final int partition, final long offset) {
+            public void expired(final String jobId, final int partition, final long offset, final String pool,
+                                final String commandId) {
                 history.delete(jobId);
+                context.forward(RouteEnds.record(new RouteEnds.Notice(jobId, commandId, pool, true), recordTimestamp),
+                        RouteEnds.SINK);
                 final Headers headers = new RecordHeaders().add(JobBookTopic.EXPIRED_AT, JobBookTopic.expiredAt(offset));
                 context.forward(new Record<Object, Object>(JobBookTopic.key(partition, jobId), null, recordTimestamp,
                         headers), SNAPSHOTS_SINK);
@@ -199,6 +205,7 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
             }
         }
         emit(entry.getPool(), applied, record.timestamp());
+        endRouteOfRecordlessSubmit(entry, record.timestamp());
         if (applied.configChange() != null) {
             LOG.info("{}", applied.configChange().describe());
         }
@@ -219,7 +226,24 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         applier.forgetPool(entry.getPool());
         pool.engine = EngineRestorer.restore(store.load(entry.getPool()), configs.apply(entry.getPool()), applier, journal);
         pool.handle.replace(pool.engine);
-        return SkippedEntry.outcome(entry, cause, e);
+        return applier.skipped(pool.engine, entry, cause, e);
+    }
+
+    /**
+     * A submit that took no record of its id (a duplicate, or one keyed by another id) needs its stage-1
+     * route entry no more: the placer answered it for good. One that took a record keeps its entry until
+     * the record expires ({@link BookChanges#expired}), so its cancels and late events still arrive.
+     */
+    private void endRouteOfRecordlessSubmit(final JournalEntry entry, final long timestamp) {
+        if (!(entry.getPayload() instanceof JobCommand c) || !(c.getCommand() instanceof JobSubmit)
+                || JobRequestMapper.badJobId(c.getJobId()) != null) {
+            return; // stage 1 keeps no route for a malformed id
+        }
+        final JobRecord taken = book.get(c.getJobId());
+        if (taken == null || !taken.commandId().equals(c.getCommandId())) {
+            context.forward(RouteEnds.record(new RouteEnds.Notice(c.getJobId(), c.getCommandId(), entry.getPool(), false),
+                    timestamp), RouteEnds.SINK);
+        }
     }
 
     /**

@@ -71,6 +71,11 @@ public final class SchedulerMetrics {
         counter("gpupool.journal.appends", "kind", kind).increment();
     }
 
+    /** A stage-1 job route entry closed by the placer's notice ({@code expired} record, or {@code rejected} submit). */
+    void routeEnded(final String why) {
+        counter("gpupool.job.route.ends", "why", why).increment();
+    }
+
     void decision(final String pool, final String outcome, final String reason) {
         counter("gpupool.decisions", "pool", pool, "outcome", outcome, "reason", reason).increment();
     }

@@ -45,13 +45,17 @@ public final class SchedulerTopology {
     public static final String HISTORY_STORE = DecisionHistory.STORE;
     public static final String SNAPSHOT_STORE = EngineStore.SNAPSHOTS;
 
-    public static Topology build(final TopicNames t, final Codecs codecs, final SchedulerMetrics metrics,
-                                 final PoolEngines engines, final Function<String, EngineConfig> configs,
-                                 final int snapshotEvery, final long tickIntervalMs, final TelemetryRules rules) {
-        return build(t, codecs, metrics, engines, configs, snapshotEvery, tickIntervalMs, rules, DEFAULT_MAX_CLOCK_AHEAD_MS);
+    public static Topology build(final String applicationId, final TopicNames t, final Codecs codecs,
+                                 final SchedulerMetrics metrics, final PoolEngines engines,
+                                 final Function<String, EngineConfig> configs, final int snapshotEvery,
+                                 final long tickIntervalMs, final TelemetryRules rules) {
+        return build(applicationId, t, codecs, metrics, engines, configs, snapshotEvery, tickIntervalMs, rules,
+                DEFAULT_MAX_CLOCK_AHEAD_MS);
     }
 
-    public static Topology build(final TopicNames t, final Codecs codecs, final SchedulerMetrics metrics,
+    /** @param applicationId the Kafka Streams application id: the placer's route notices go onto its repartition topic */
+    public static Topology build(final String applicationId, final TopicNames t, final Codecs codecs,
+                                 final SchedulerMetrics metrics,
                                  final PoolEngines engines, final Function<String, EngineConfig> configs,
                                  final int snapshotEvery, final long tickIntervalMs, final TelemetryRules rules,
                                  final long maxClockAheadMs) {
@@ -92,6 +96,8 @@ public final class SchedulerTopology {
         topo.addSink(PlacerProcessor.COMMANDS_SINK, t.nodeCommands(), new StringSerializer(), codecs.serializer(), "placer");
         topo.addSink(PlacerProcessor.SNAPSHOTS_SINK, SnapshotTopic.name(t.journal()),
                 new StringSerializer(), new ByteArraySerializer(), "placer");
+        topo.addSink(RouteEnds.SINK, RouteEnds.topic(applicationId), new StringSerializer(), new StringSerializer(),
+                "placer");
 
         topo.addSink(DeadLetters.SINK, t.dlq(), new ByteArraySerializer(), new ByteArraySerializer(),
                 "node-facts", JOB_ROUTING, "placer");

@@ -130,7 +130,8 @@ class AllocationBombsOnStackTest {
 
     private static double replacedThreads(final String metrics) {
         final Matcher m = Pattern.compile("(?m)^gpupool_stream_threads_replaced_total(\\{[^}]*\\})? (\\S+)$").matcher(metrics);
-        assertThat(m.find()).as("the replacement counter is exported").isTrue();
+        assertThat(m.find()).as("the replacement counter is exported; /metrics began with: %s",
+                metrics.substring(0, Math.min(metrics.length(), 400))).isTrue();
         return Double.parseDouble(m.group(2));
     }
 

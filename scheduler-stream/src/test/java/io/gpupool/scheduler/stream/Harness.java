@@ -44,6 +44,7 @@ public final class Harness implements AutoCloseable {
 
     public final TopicNames topics = TopicNames.defaults();
     public final String registryName = "harness-" + RUNS.incrementAndGet();
+    public final String applicationId = "ttd-" + registryName;
     public final Codecs codecs = new Codecs(InMemorySchemaRegistry.named(registryName), true);
     public final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     public final SchedulerMetrics metrics = new SchedulerMetrics(meters);
@@ -69,8 +70,8 @@ public final class Harness implements AutoCloseable {
     /** A harness whose engines take {@code settings} (engine setting keys, see EngineConfig.fromSettings). */
     public Harness(final int snapshotEvery, final long tickIntervalMs, final Map<String, String> settings) throws Exception {
         stateDir = Files.createTempDirectory("gpupool-ttd-");
-        final Properties p = StreamsSettings.local("ttd-" + registryName, "unused:9092", stateDir.toString());
-        driver = new TopologyTestDriver(SchedulerTopology.build(topics, codecs, metrics, engines,
+        final Properties p = StreamsSettings.local(applicationId, "unused:9092", stateDir.toString());
+        driver = new TopologyTestDriver(SchedulerTopology.build(applicationId, topics, codecs, metrics, engines,
                 configs(settings), snapshotEvery, tickIntervalMs, TelemetryRules.defaults()), p, Instant.ofEpochMilli(0));
         inventory = driver.createInputTopic(topics.inventory(), new StringSerializer(), ser());
         gpu = driver.createInputTopic(topics.telemetryGpu(), new StringSerializer(), ser());
