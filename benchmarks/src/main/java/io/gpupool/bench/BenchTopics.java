@@ -8,8 +8,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
 
 /** A bench's own topics: every gpupool topic under a prefix, so that it neither reads nor leaves others' records. */
 public final class BenchTopics {
@@ -37,7 +42,52 @@ public final class BenchTopics {
             final List<String> mine = all.stream().filter(t -> t.startsWith(prefix)).toList();
             a.deleteTopics(mine).all().get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
-            progress.println("bench: could not delete the bench topics " + prefix + "*: " + e.getMessage());
+            progress.println("bench: could not delete the bench topics " + prefix + "*: " + e);
+        }
+    }
+
+    /**
+     * Creates {@code names} with {@code partitions} each and returns once every partition has a leader that
+     * serves it. {@code createTopics} completes when the controller has committed the topic, and a broker
+     * publishes new metadata to its metadata cache before its replica manager has created the partitions: a
+     * producer that sends at once can see a leader, get NOT_LEADER_OR_FOLLOWER for its first batches and
+     * OUT_OF_ORDER_SEQUENCE_NUMBER for the batches in flight behind them (the broker knows no sequence for
+     * the producer yet, so anything but sequence 0 is out of order). The pass-through backlog was produced
+     * that way, without looking at the sends' results, and its reader waited for a fixed count: a batch
+     * that never got in left it waiting its full 300 s. A list-offsets answer comes from the partition
+     * itself, so it proves the partition is served.
+     */
+    public static void createAndAwaitLeaders(final String bootstrap, final Properties clientOverrides,
+                                             final List<String> names, final int partitions) throws Exception {
+        final Properties admin = new Properties();
+        admin.putAll(clientOverrides);
+        admin.put("bootstrap.servers", bootstrap);
+        try (Admin a = Admin.create(admin)) {
+            a.createTopics(names.stream().map(n -> new NewTopic(n, partitions, (short) -1)).toList()).all()
+                    .get(60, TimeUnit.SECONDS);
+            final long deadline = System.currentTimeMillis() + 60_000;
+            while (!served(a, names, partitions)) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new IllegalStateException("topics " + names + " have no leader for every partition after 60 s");
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private static boolean served(final Admin a, final List<String> names, final int partitions) throws Exception {
+        final Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
+        try {
+            for (final TopicDescription d : a.describeTopics(names).allTopicNames().get(30, TimeUnit.SECONDS).values()) {
+                if (d.partitions().size() != partitions || d.partitions().stream().anyMatch(p -> p.leader() == null)) {
+                    return false;
+                }
+                d.partitions().forEach(p -> ends.put(new TopicPartition(d.name(), p.partition()), OffsetSpec.latest()));
+            }
+            a.listOffsets(ends).all().get(30, TimeUnit.SECONDS);
+            return true;
+        } catch (ExecutionException e) {
+            return false; // not yet known or not yet served: look again
         }
     }
 }

@@ -11,15 +11,23 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code gpupool bench pipeline}: job requests through both scheduler stages on a live broker, and the pass-through ceiling. */
+/**
+ * {@code gpupool bench pipeline}: the scheduler's drain ceiling and the pass-through ceiling, then job requests through
+ * both scheduler stages on a live broker at a fixed or the highest holding rate, then an overload.
+ */
 @Command(name = "pipeline", mixinStandardHelpOptions = true,
         description = {
-            "The scheduler (both stages, exactly-once) on a live broker (default: the local stack in --data-dir):",
-            "job requests offered at --rate per second while telemetry for --nodes nodes arrives at 1 Hz; the bench",
-            "completes placed jobs after --job-runtime. Then a pass-through Streams app with the same configuration",
-            "drains a backlog (the ceiling). Prints requests_per_s, p50_latency_ms, p99_latency_ms (job record",
-            "timestamp to decision at a read_committed consumer), passthrough_requests_per_s, ratio and more.",
-            "Uses and then deletes topics named bench-<time>.*."})
+            "The scheduler (both stages, exactly-once) on a live broker (default: the local stack in --data-dir), in",
+            "one run: a fresh scheduler draining a backlog of --drain-records requests (drain_requests_per_s) and a",
+            "pass-through Streams app with the same settings copying --passthrough-records (passthrough_records_per_s,",
+            "drain_ratio), both over the whole backlog; then job requests offered at --rate per second (or, with",
+            "--find-max, at the highest rate whose p99 stays within --p99-target-ms, searched in steps of --warmup +",
+            "--measure seconds) while telemetry for --nodes nodes arrives at 1 Hz and the bench completes placed jobs",
+            "after --job-runtime-ms; then --overload seconds at twice that rate and half of it after (overload_ratio:",
+            "decisions per second during the overload over the drain ceiling; recovery_s: until every request of the",
+            "overload is decided). Latency: job record timestamp to decision at a read_committed consumer. Every",
+            "figure is printed as name=value; --repeat N prints each run's and then NAME_min/_median/_max.",
+            "Uses and then deletes topics named bench-<time>*."})
 public final class BenchPipelineCommand implements Callable<Integer> {
 
     @Mixin
@@ -40,11 +48,26 @@ public final class BenchPipelineCommand implements Callable<Integer> {
     @Option(names = "--leaves", defaultValue = "64", description = "Leaf switches (default ${DEFAULT-VALUE}).")
     int leaves;
 
-    @Option(names = "--warmup", defaultValue = "45", description = "Seconds of load before measuring: JIT, the pool filling and the start-up backlog draining; the offered rate ramps up over its first half, 20 s at most (default ${DEFAULT-VALUE}).")
+    @Option(names = "--warmup", defaultValue = "15", description = "Seconds of load before each measured window (a search step or the --rate run); the offered rate ramps up over its first half, 20 s at most (default ${DEFAULT-VALUE}).")
     int warmupS;
 
-    @Option(names = "--measure", defaultValue = "30", description = "Seconds measured (default ${DEFAULT-VALUE}).")
+    @Option(names = "--measure", defaultValue = "30", description = "Seconds of each measured window (default ${DEFAULT-VALUE}).")
     int measureS;
+
+    @Option(names = "--find-max", description = "Search for the highest offered rate whose p99 holds --p99-target-ms for a measured window, from 0.8x the drain ceiling (instead of --rate).")
+    boolean findMax;
+
+    @Option(names = "--p99-target-ms", defaultValue = "250", description = "The p99 a rate must hold in the search (default ${DEFAULT-VALUE}).")
+    long p99TargetMs;
+
+    @Option(names = "--search-steps", defaultValue = "8", description = "Measured windows the search may spend at most (default ${DEFAULT-VALUE}).")
+    int searchSteps;
+
+    @Option(names = "--overload", defaultValue = "60", description = "Seconds at twice the found (or --rate) rate, then half of it until the backlog is decided; 0 leaves the overload out (default ${DEFAULT-VALUE}).")
+    int overloadS;
+
+    @Option(names = "--repeat", defaultValue = "1", description = "Whole runs, each on its own topics; figures then also as min/median/max (default ${DEFAULT-VALUE}).")
+    int repeat;
 
     @Option(names = "--job-runtime-ms", defaultValue = "2000",
             description = "How long a placed job runs before the bench completes it (default ${DEFAULT-VALUE}).")
@@ -69,11 +92,11 @@ public final class BenchPipelineCommand implements Callable<Integer> {
         try {
             o = new PipelineBenchOptions(cluster.bootstrapServers(), registry, cluster.clientProperties(), nodes, gpus,
                     leaves, rate, warmupS, measureS, jobRuntimeMs, passthroughRecords, drainRecords,
-                    Files.createTempDirectory("gpupool-bench-"));
+                    Files.createTempDirectory("gpupool-bench-"), findMax, p99TargetMs, searchSteps, overloadS, repeat);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        final Map<String, String> figures = PipelineBench.run(o, System.err);
+        final Map<String, String> figures = PipelineBench.run(o, System.err, spec.commandLine().getOut());
         BenchStack.print(figures, spec);
         return 0;
     }

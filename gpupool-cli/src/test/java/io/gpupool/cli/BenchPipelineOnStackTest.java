@@ -4,29 +4,56 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * {@code gpupool bench pipeline}, small, on the real local broker: the paced run, the scheduler's
- * own drain and the pass-through ceiling all finish and print their figures.
+ * {@code gpupool bench pipeline --find-max}, small and short, on the real local broker: the drain, the
+ * pass-through over their whole backlogs, the search steps and the overload all finish and print sane
+ * figures. It checks the bench, not the scheduler's speed: the p99 target is loose enough for a machine
+ * busy with other builds. The timeout is the hang check (the pass-through once waited its full 300 s for
+ * records that never got into its input); on a quiet 2-core machine the run takes well under a minute.
  */
 @ExtendWith(LocalStackExtension.class)
 class BenchPipelineOnStackTest {
 
     @Test
-    void aSmallRunPrintsEveryFigure(final TestStack stack) {
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void aShortSearchWithAnOverloadPrintsEveryFigure(final TestStack stack) {
         final CliRun r = CliRun.of("bench", "pipeline", "--bootstrap-server", stack.bootstrapServers(),
-                "--registry-url", stack.requireRegistryUrl(), "--nodes", "16", "--leaves", "2", "--rate", "100",
-                "--warmup", "2", "--measure", "3", "--job-runtime-ms", "200", "--passthrough-records", "2000",
-                "--drain-records", "1000");
+                "--registry-url", stack.requireRegistryUrl(), "--nodes", "16", "--leaves", "2", "--find-max",
+                "--p99-target-ms", "30000", "--search-steps", "2", "--warmup", "1", "--measure", "2", "--overload", "2",
+                "--job-runtime-ms", "200", "--passthrough-records", "3000", "--drain-records", "300");
         assertThat(r.exitCode()).as(r.err()).isZero();
-        for (final String name : new String[] {"requests_per_s", "p50_latency_ms", "p99_latency_ms",
-                "passthrough_requests_per_s", "drain_requests_per_s"}) {
-            assertThat(r.out().lines()).as(r.out()).anyMatch(l -> l.matches(name + "=[1-9]\\d*"));
-        }
-        assertThat(r.out().lines()).contains("requests_undecided=0", "drain_records=1000", "drain_undecided=0");
-        assertThat(r.out().lines()).anyMatch(l -> l.matches("ratio=0\\.\\d{3}"))
-                .anyMatch(l -> l.matches("drain_ratio=\\d\\.\\d{3}"));
+        final Map<String, String> figures = r.out().lines().filter(l -> l.contains("="))
+                .collect(Collectors.toMap(l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1)));
+        assertThat(figures).as(r.out()).containsKeys("step1_offered_requests_per_s", "step1_p99_latency_ms",
+                "step1_held", "step2_offered_requests_per_s", "max_offered_requests_per_s", "search_steps",
+                "overload_undecided");
+        assertThat(figures).containsEntry("drain_records", "300").containsEntry("passthrough_records", "3000");
+        assertThat(number(figures, "drain_requests_per_s")).isPositive();
+        assertThat(number(figures, "passthrough_records_per_s")).isPositive();
+        assertThat(figures.get("drain_ratio")).matches("\\d+\\.\\d{3}");
+        // the first step is 0.8x the drain ceiling (50/s at least): that holds a 30 s p99 anywhere
+        assertThat(figures).containsEntry("step1_held", "true");
+        assertThat(number(figures, "max_offered_requests_per_s")).isGreaterThanOrEqualTo(
+                number(figures, "step1_offered_requests_per_s"));
+        assertThat(number(figures, "p99_latency_ms")).isBetween(0.0, 30_000.0);
+        assertThat(number(figures, "p50_latency_ms")).isBetween(0.0, number(figures, "p99_latency_ms"));
+        assertThat(number(figures, "overload_offered_requests_per_s"))
+                .isEqualTo(2 * number(figures, "max_offered_requests_per_s"));
+        assertThat(number(figures, "overload_requests_per_s")).isPositive();
+        assertThat(number(figures, "overload_ratio")).isPositive();
+        // recovered (every overload request decided) exactly when recovery_s is a time, not -1
+        assertThat(number(figures, "recovery_s") >= 0).as(r.out()).isEqualTo(number(figures, "overload_undecided") == 0);
+    }
+
+    private static double number(final Map<String, String> figures, final String name) {
+        assertThat(figures).containsKey(name);
+        return Double.parseDouble(figures.get(name));
     }
 }

@@ -2,7 +2,7 @@ package io.gpupool.bench.pipeline;
 
 import java.util.Arrays;
 
-/** Request-to-decision latencies of the measured window, in ms; percentiles by sorting (exact). */
+/** Request-to-decision latencies of a measured window, in ms; percentiles by sorting (exact). */
 final class LatencyRecorder {
     private long[] values = new long[1 << 16];
     private int size;
@@ -19,11 +19,24 @@ final class LatencyRecorder {
     }
 
     long percentile(final double p) {
-        if (size == 0) {
+        return percentile(p, 0);
+    }
+
+    /**
+     * The percentile over the recorded latencies and {@code undecided} requests that never got a decision,
+     * counted as slower than any: -1 when the percentile falls among those (or nothing was measured).
+     */
+    long percentile(final double p, final long undecided) {
+        final long all = size + undecided;
+        if (all == 0) {
+            return -1;
+        }
+        final long rank = Math.max(1, (long) Math.ceil(p / 100.0 * all));
+        if (rank > size) {
             return -1;
         }
         final long[] sorted = Arrays.copyOf(values, size);
         Arrays.sort(sorted);
-        return sorted[Math.min(size - 1, (int) Math.ceil(p / 100.0 * size) - 1)];
+        return sorted[(int) rank - 1];
     }
 }

@@ -1,18 +1,82 @@
 package io.gpupool.bench.pipeline;
 
+import io.gpupool.avro.JobCommand;
+import io.gpupool.bench.BenchTopics;
+import io.gpupool.scheduler.journal.Codecs;
+import io.gpupool.scheduler.stream.StreamsSettings;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Produced;
 
-/** The ceiling: a Streams app with the scheduler's configuration that copies bytes from one topic to another. */
+/**
+ * The broker's ceiling for a Streams app: one with the scheduler's exactly-once configuration that copies a
+ * backlog of job records from one topic to another, timed from its first output record to its last, over
+ * the whole backlog (a run that does not copy all of it fails rather than print a partial window).
+ */
 final class PassThrough {
+    /** As many partitions as the scheduler's jobs topic has by default. */
+    private static final int PARTITIONS = 3;
+
     private PassThrough() {
     }
 
-    static KafkaStreams start(final Properties config, final String from, final String to) {
+    static void measure(final PipelineBenchOptions o, final String prefix, final Codecs codecs,
+                        final Map<String, String> figures, final PrintStream progress) throws Exception {
+        final String in = prefix + ".pt-in";
+        final String out = prefix + ".pt-out";
+        BenchTopics.createAndAwaitLeaders(o.bootstrapServers(), o.clientOverrides(), List.of(in, out), PARTITIONS);
+        progress.printf("bench: pass-through ceiling on a backlog of %d job records%n", o.passthroughRecords());
+        final long backlog = produceBacklog(o, in, codecs);
+        final Properties cfg = StreamsSettings.merge(StreamsSettings.local(prefix + "-passthrough", o.bootstrapServers(),
+                Files.createDirectories(o.stateDir().resolve(prefix + "-passthrough")).toString()), o.clientOverrides());
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(PipelineBench.consumerConfig(o.bootstrapServers(),
+                o.clientOverrides(), prefix + "-pt-reader"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            c.subscribe(List.of(out));
+            final KafkaStreams pt = start(cfg, in, out);
+            try {
+                final WholeBacklog timing = new WholeBacklog("pass-through", backlog, progress);
+                while (!timing.done()) {
+                    timing.add(c.poll(Duration.ofMillis(50)).count());
+                }
+                figures.put("passthrough_records_per_s", timing.perSecond());
+                figures.put("passthrough_records", Long.toString(backlog));
+            } finally {
+                pt.close(Duration.ofSeconds(30));
+            }
+        }
+    }
+
+    /** The backlog, every send checked: the number written is what the reader waits for. */
+    private static long produceBacklog(final PipelineBenchOptions o, final String in, final Codecs codecs) {
+        final Serializer<JobCommand> ser = codecs.serializer();
+        final CheckedSends sends = new CheckedSends();
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(PipelineBench.producerConfig(o.bootstrapServers(),
+                o.clientOverrides()), new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < o.passthroughRecords(); i++) {
+                final String id = PipelineBench.jobId(i);
+                p.send(new ProducerRecord<>(in, id.getBytes(StandardCharsets.UTF_8),
+                        ser.serialize(in, BenchFabric.submit(PipelineBench.POOL, id, 1))), sends);
+            }
+            return sends.flushAndCount(p);
+        }
+    }
+
+    private static KafkaStreams start(final Properties config, final String from, final String to) {
         final StreamsBuilder b = new StreamsBuilder();
         b.stream(from, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
                 .to(to, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));

@@ -5,14 +5,11 @@ import io.gpupool.avro.NodeInventory;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.scheduler.journal.Codecs;
 import io.gpupool.scheduler.app.SchedulerApp;
-import io.gpupool.scheduler.stream.SchedulerOptions;
 import io.gpupool.scheduler.journal.TopicNames;
 import io.gpupool.topics.TopicCatalog;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -24,10 +21,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * The scheduler's own ceiling, measured like the pass-through's: a backlog of 1-GPU job requests
- * produced at once into a fresh scheduler holding the bench pool, timed from the first request sent
- * to the last first decision read back (read_committed). The pool fills after 32,768 jobs and the
- * rest queue, so this is decisions per second through both stages with a queue building, not the
- * steady state of the paced run; no telemetry flows, as none does through the pass-through.
+ * produced at once into a fresh scheduler holding the bench pool, timed from the first decision read back
+ * (read_committed) to the last first decision, over the whole backlog. The pool fills after 32,768 jobs
+ * and the rest queue, so this is decisions per second through both stages with a queue building, not
+ * the steady state of the paced run; no telemetry flows, as none does through the pass-through.
  */
 final class SchedulerDrain {
     private SchedulerDrain() {
@@ -37,11 +34,8 @@ final class SchedulerDrain {
                     final Properties producerConfig, final Properties consumerConfig, final Map<String, String> figures,
                     final PrintStream progress) throws Exception {
         final TopicNames topics = TopicNames.of(catalog);
-        final SchedulerOptions so = new SchedulerOptions(prefix + "-scheduler", o.bootstrapServers(), o.registryUrl(),
-                o.clientOverrides(), false, Files.createDirectories(o.stateDir().resolve(prefix + "-scheduler")), "", 0,
-                Map.of(), SchedulerOptions.DEFAULT_SNAPSHOT_EVERY, SchedulerOptions.DEFAULT_TICK_INTERVAL_MS, catalog);
         final int records = o.drainRecords();
-        try (SchedulerApp app = SchedulerApp.start(so);
+        try (SchedulerApp app = SchedulerApp.start(PipelineBench.schedulerOptions(o, prefix, catalog));
              KafkaProducer<String, NodeInventory> inv = new KafkaProducer<>(producerConfig, new StringSerializer(),
                      codecs.serializer());
              KafkaProducer<String, JobCommand> jobs = new KafkaProducer<>(producerConfig, new StringSerializer(),
@@ -51,43 +45,30 @@ final class SchedulerDrain {
             if (!app.awaitRunning(Duration.ofMinutes(2))) {
                 throw new IllegalStateException("the drain scheduler did not start: " + app.streams().state());
             }
-            for (int n = 0; n < o.nodes(); n++) {
-                inv.send(new ProducerRecord<>(topics.inventory(), PipelineBench.nodeId(n),
-                        BenchFabric.node(PipelineBench.POOL, n, o.gpusPerNode(), o.leaves())));
-            }
-            inv.flush();
-            PipelineBench.awaitGpus(app.engines(), (long) o.nodes() * o.gpusPerNode(), progress);
+            PipelineBench.publishPool(o, inv, topics, app.engines(), progress);
             decisions.subscribe(List.of(topics.decisions()));
             progress.printf("bench: scheduler drain of a backlog of %d job records%n", records);
-            final long start = System.currentTimeMillis();
+            final CheckedSends sends = new CheckedSends();
             for (int i = 0; i < records; i++) {
                 final String id = PipelineBench.jobId(i);
-                jobs.send(new ProducerRecord<>(topics.jobs(), id, BenchFabric.submit(PipelineBench.POOL, id, 1)));
+                jobs.send(new ProducerRecord<>(topics.jobs(), id, BenchFabric.submit(PipelineBench.POOL, id, 1)), sends);
             }
-            jobs.flush();
+            sends.flushAndCount(jobs);
             final boolean[] decided = new boolean[records];
-            long count = 0;
-            long last = start;
-            long nextReport = start + 5_000;
-            final long deadline = start + 300_000;
-            while (count < records && System.currentTimeMillis() < deadline) {
+            final WholeBacklog timing = new WholeBacklog("drain", records, progress);
+            while (!timing.done()) {
+                long firsts = 0;
                 for (final ConsumerRecord<String, PlacementDecision> r : decisions.poll(Duration.ofMillis(50))) {
                     final int seq = PipelineBench.seqOf(r.key());
                     if (seq >= 0 && seq < records && !decided[seq]) {
                         decided[seq] = true;
-                        count++;
-                        last = System.currentTimeMillis();
+                        firsts++;
                     }
                 }
-                if (System.currentTimeMillis() >= nextReport) {
-                    nextReport += 5_000;
-                    progress.printf("bench: drain t=%ds decided=%d%n", (System.currentTimeMillis() - start) / 1000, count);
-                }
+                timing.add(firsts);
             }
-            final double secs = Math.max(0.001, (last - start) / 1000.0);
-            figures.put("drain_requests_per_s", String.format(Locale.ROOT, "%.0f", count / secs));
+            figures.put("drain_requests_per_s", timing.perSecond());
             figures.put("drain_records", Integer.toString(records));
-            figures.put("drain_undecided", Long.toString(records - count));
         }
     }
 }

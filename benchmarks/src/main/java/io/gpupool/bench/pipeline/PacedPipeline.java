@@ -1,0 +1,358 @@
+package io.gpupool.bench.pipeline;
+
+import io.gpupool.avro.DecisionOutcome;
+import io.gpupool.avro.GpuSamples;
+import io.gpupool.avro.JobCommand;
+import io.gpupool.avro.JobEvent;
+import io.gpupool.avro.JobEventType;
+import io.gpupool.avro.LinkSamples;
+import io.gpupool.avro.NodeInventory;
+import io.gpupool.avro.PlacementDecision;
+import io.gpupool.scheduler.app.SchedulerApp;
+import io.gpupool.scheduler.core.ModelCapacity;
+import io.gpupool.scheduler.journal.Codecs;
+import io.gpupool.scheduler.journal.TopicNames;
+import io.gpupool.topics.TopicCatalog;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * One scheduler (both stages, exactly-once) under an open-loop load that the bench sets rate by rate:
+ * telemetry for every node once per second, job requests at the offered rate, and the bench as the sink
+ * (it completes each placed job after the job runtime, so the pool does not fill up). One thread offers
+ * the requests and reads the decisions, so a request's send time and its first decision are seen alike.
+ * A request is decided at its first decision (PLACED, QUEUED, ...); the backlog is the requests sent and
+ * not yet decided.
+ */
+final class PacedPipeline implements AutoCloseable {
+    private static final int[] SIZES = {1, 1, 1, 1, 1, 1, 1, 2, 2, 8};
+
+    /** A measured window: what was offered in it and how fast it was decided. */
+    record Window(int offered, double decidedPerS, long p50Ms, long p99Ms, long measured, long undecided) {
+    }
+
+    /** The overload phase: decisions during it and the seconds after it until its backlog was decided (-1: not within the limit). */
+    record Overload(int offered, double decidedPerS, double recoveryS, long undecided) {
+    }
+
+    private record Completion(long dueMs, int seq, String placementId) {
+    }
+
+    private final PipelineBenchOptions o;
+    private final TopicNames topics;
+    private final PrintStream progress;
+    private final List<AutoCloseable> resources = new ArrayList<>();
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private final AtomicLong telemetrySent = new AtomicLong();
+    private final CheckedSends sends = new CheckedSends();
+    private final ArrayDeque<Completion> toComplete = new ArrayDeque<>();
+    private final BitSet decided = new BitSet();
+    private final long start = System.currentTimeMillis();
+    private SchedulerApp app;
+    private KafkaProducer<String, JobCommand> jobs;
+    private KafkaProducer<String, JobEvent> events;
+    private KafkaConsumer<String, PlacementDecision> decisions;
+    private Thread telemetry;
+    private long[] sentAt = new long[1 << 16];
+    private int sent;
+    private int firstUndecided;
+    private long decidedCount;
+    private int offeredRate;
+    private long nextReport = start + 5_000;
+    private long windowFrom = Long.MAX_VALUE;
+    private long windowTo = Long.MAX_VALUE;
+    private LatencyRecorder latency = new LatencyRecorder();
+    private long decidedInWindow;
+
+    private PacedPipeline(final PipelineBenchOptions o, final TopicNames topics, final PrintStream progress) {
+        this.o = o;
+        this.topics = topics;
+        this.progress = progress;
+    }
+
+    /** A running scheduler holding the bench pool, with telemetry flowing and nothing offered yet. */
+    static PacedPipeline start(final PipelineBenchOptions o, final String prefix, final TopicCatalog catalog,
+                               final Codecs codecs, final PrintStream progress) throws Exception {
+        final PacedPipeline p = new PacedPipeline(o, TopicNames.of(catalog), progress);
+        try {
+            p.open(prefix, catalog, codecs);
+            return p;
+        } catch (Exception | Error e) {
+            p.close();
+            throw e;
+        }
+    }
+
+    private void open(final String prefix, final TopicCatalog catalog, final Codecs codecs) throws Exception {
+        app = keep(SchedulerApp.start(PipelineBench.schedulerOptions(o, prefix, catalog)));
+        jobs = keep(new KafkaProducer<>(producerConfig(), new StringSerializer(), codecs.serializer()));
+        events = keep(new KafkaProducer<>(producerConfig(), new StringSerializer(), codecs.serializer()));
+        decisions = keep(new KafkaConsumer<>(PipelineBench.consumerConfig(o.bootstrapServers(), o.clientOverrides(),
+                prefix + "-sink"), new StringDeserializer(), codecs.deserializer(PlacementDecision.class)));
+        if (!app.awaitRunning(Duration.ofMinutes(2))) {
+            throw new IllegalStateException("the scheduler did not start: " + app.streams().state());
+        }
+        progress.printf("bench: scheduler running; publishing inventory of %d nodes x %d GPUs%n", o.nodes(), o.gpusPerNode());
+        try (KafkaProducer<String, NodeInventory> inv = new KafkaProducer<>(producerConfig(), new StringSerializer(),
+                codecs.serializer())) {
+            PipelineBench.publishPool(o, inv, topics, app.engines(), progress);
+        }
+        decisions.subscribe(List.of(topics.decisions()));
+        telemetry = new Thread(() -> telemetry(codecs), "bench-telemetry");
+        telemetry.setDaemon(true);
+        telemetry.start();
+    }
+
+    /**
+     * Offers {@code rate}/s for {@code warmupMs} (ramping up over its first half, 20 s at most, as load on a
+     * service grows: a cold start offered the full rate at once builds a backlog that can outlast the warm-up),
+     * then measures {@code measureMs}: the decisions seen in it and the latency of each request sent in it.
+     * It goes on offering the rate until every request of the window is decided, for {@code settleMs} at most;
+     * those still undecided count as slower than any in the percentiles.
+     */
+    Window measure(final int rate, final long warmupMs, final long measureMs, final long settleMs) {
+        final long now = System.currentTimeMillis();
+        windowFrom = now + warmupMs;
+        windowTo = windowFrom + measureMs;
+        latency = new LatencyRecorder();
+        decidedInWindow = 0;
+        offer(rate, Math.min(20_000L, warmupMs / 2), windowFrom, () -> false);
+        final int firstOfWindow = sent;
+        offer(rate, 0, windowTo, () -> false);
+        final int endOfWindow = sent;
+        offer(rate, 0, windowTo + settleMs, () -> allDecidedBefore(endOfWindow));
+        final long measured = endOfWindow - firstOfWindow;
+        final long undecided = measured - decided.get(firstOfWindow, endOfWindow).cardinality();
+        windowFrom = Long.MAX_VALUE;
+        return new Window(rate, decidedInWindow * 1000.0 / measureMs, latency.percentile(50, undecided),
+                latency.percentile(99, undecided), measured, undecided);
+    }
+
+    /**
+     * Offers twice {@code rate} for {@code overloadMs}, then half of it until every request sent before the
+     * overload ended is decided (or the run's recovery limit passes).
+     */
+    Overload overload(final int rate, final long overloadMs, final long recoveryLimitMs) {
+        windowFrom = System.currentTimeMillis();
+        windowTo = windowFrom + overloadMs;
+        decidedInWindow = 0;
+        latency = new LatencyRecorder();
+        progress.printf("bench: overload: offering %d requests/s for %d s, then %d/s%n", 2 * rate, overloadMs / 1000, rate / 2);
+        offer(2 * rate, 0, windowTo, () -> false);
+        final int endOfOverload = sent;
+        final long overloadEnd = System.currentTimeMillis();
+        offer(rate / 2, 0, overloadEnd + recoveryLimitMs, () -> allDecidedBefore(endOfOverload));
+        final boolean recovered = allDecidedBefore(endOfOverload);
+        final double recoveryS = recovered ? (System.currentTimeMillis() - overloadEnd) / 1000.0 : -1;
+        final long undecided = endOfOverload - decided.get(0, endOfOverload).cardinality();
+        windowFrom = Long.MAX_VALUE;
+        return new Overload(2 * rate, decidedInWindow * 1000.0 / overloadMs, recoveryS, undecided);
+    }
+
+    /**
+     * Offers nothing until every request is decided and the pool's queue is empty, so that the next window
+     * starts from an idle scheduler; says so when that takes longer than {@code limitMs}.
+     */
+    void idle(final long limitMs) {
+        final long until = System.currentTimeMillis() + limitMs;
+        offer(0, 0, until, () -> allDecidedBefore(sent) && queued() == 0);
+        if (!allDecidedBefore(sent) || queued() != 0) {
+            progress.printf("bench: warning: not idle after %d s: %d undecided, %d queued%n", limitMs / 1000,
+                    sent - decidedCount, queued());
+        }
+    }
+
+    /** Telemetry records sent per second since the start. */
+    double telemetryPerS() {
+        return telemetrySent.get() * 1000.0 / Math.max(1, System.currentTimeMillis() - start);
+    }
+
+    private void offer(final int rate, final long rampMs, final long untilMs, final BooleanSupplier done) {
+        offeredRate = rate;
+        final long from = System.currentTimeMillis();
+        final int base = sent;
+        while (true) {
+            final long now = System.currentTimeMillis();
+            if (now >= untilMs || done.getAsBoolean()) {
+                sends.check();
+                return;
+            }
+            final long due = base + PipelineBench.due(now - from, rate, rampMs);
+            while (sent < due) {
+                send(now);
+            }
+            readDecisions();
+            completeDueJobs();
+            report(now);
+        }
+    }
+
+    private void send(final long now) {
+        if (sent == sentAt.length) {
+            sentAt = Arrays.copyOf(sentAt, sent * 2);
+        }
+        final int seq = sent++;
+        final String id = PipelineBench.jobId(seq);
+        sentAt[seq] = now;
+        jobs.send(new ProducerRecord<>(topics.jobs(), null, now, id,
+                BenchFabric.submit(PipelineBench.POOL, id, SIZES[seq % SIZES.length])), sends);
+    }
+
+    private void readDecisions() {
+        for (final ConsumerRecord<String, PlacementDecision> r : decisions.poll(Duration.ofMillis(5))) {
+            final int seq = PipelineBench.seqOf(r.key());
+            if (seq < 0 || seq >= sent) {
+                continue;
+            }
+            final long now = System.currentTimeMillis();
+            if (!decided.get(seq)) {
+                decided.set(seq);
+                decidedCount++;
+                if (sentAt[seq] >= windowFrom && sentAt[seq] < windowTo) {
+                    latency.record(now - sentAt[seq]);
+                }
+                if (now >= windowFrom && now < windowTo) {
+                    decidedInWindow++;
+                }
+            }
+            if (r.value().getOutcome() == DecisionOutcome.PLACED) {
+                toComplete.add(new Completion(now + o.jobRuntimeMs(), seq, r.value().getDecisionId()));
+            }
+        }
+    }
+
+    private void completeDueJobs() {
+        final long now = System.currentTimeMillis();
+        while (!toComplete.isEmpty() && toComplete.peek().dueMs() <= now) {
+            final Completion c = toComplete.poll();
+            final String id = PipelineBench.jobId(c.seq());
+            events.send(new ProducerRecord<>(topics.jobEvents(), null, now, id, JobEvent.newBuilder().setJobId(id)
+                    .setEventId("done-" + id).setType(JobEventType.COMPLETED).setPlacementId(c.placementId())
+                    .setOccurredAt(Instant.ofEpochMilli(now)).build()));
+        }
+    }
+
+    private boolean allDecidedBefore(final int seq) {
+        while (firstUndecided < sent && decided.get(firstUndecided)) {
+            firstUndecided++;
+        }
+        return firstUndecided >= seq;
+    }
+
+    private void report(final long now) {
+        if (now < nextReport) {
+            return;
+        }
+        nextReport += 5_000;
+        progress.println("bench: t=" + (now - start) / 1000 + "s offered=" + offeredRate + "/s sent=" + sent
+                + " decided=" + decidedCount + " backlog=" + (sent - decidedCount) + " " + poolLine());
+    }
+
+    private long queued() {
+        return app.engines().pool(PipelineBench.POOL).flatMap(h -> h.views().current())
+                .map(v -> (long) v.queueDepth().total()).orElse(0L);
+    }
+
+    /** Queue and GPUs of the bench pool, as its published view shows them (not stalling the placer): where a collapse starts. */
+    private String poolLine() {
+        return app.engines().pool(PipelineBench.POOL).flatMap(h -> h.views().current()).map(v -> {
+            long allocated = 0;
+            long unhealthy = 0;
+            long total = 0;
+            for (final ModelCapacity m : v.capacity().byModel().values()) {
+                allocated += m.allocated();
+                unhealthy += m.unhealthy();
+                total += m.total();
+            }
+            return "queued=" + v.queueDepth().total() + " gpus_allocated=" + allocated + "/" + total
+                    + " unhealthy=" + unhealthy;
+        }).orElse("pool not yet known");
+    }
+
+    private void telemetry(final Codecs codecs) {
+        // Collectors run on the nodes, not here: each node's readings are encoded once and re-sent with a
+        // fresh record timestamp (the sequencer's stream time), so the bench machine's CPU goes to the pipeline.
+        final Serializer<GpuSamples> gser = codecs.serializer();
+        final Serializer<LinkSamples> lser = codecs.serializer();
+        final List<byte[]> g = new ArrayList<>();
+        final List<byte[]> l = new ArrayList<>();
+        final List<byte[]> keys = new ArrayList<>();
+        for (int n = 0; n < o.nodes(); n++) {
+            final String node = PipelineBench.nodeId(n);
+            g.add(gser.serialize(topics.telemetryGpu(), BenchFabric.gpuSamples(node, o.gpusPerNode(), n)));
+            l.add(lser.serialize(topics.telemetryLink(), BenchFabric.linkSamples(node)));
+            keys.add(node.getBytes(StandardCharsets.UTF_8));
+        }
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(producerConfig(), new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            final long begin = System.currentTimeMillis();
+            long slice = 0;
+            while (!stop.get()) {
+                // one tenth of the nodes every 100 ms: every node once per second
+                final long now = System.currentTimeMillis();
+                for (int n = (int) (slice % 10); n < o.nodes(); n += 10) {
+                    p.send(new ProducerRecord<>(topics.telemetryGpu(), null, now, keys.get(n), g.get(n)));
+                    p.send(new ProducerRecord<>(topics.telemetryLink(), null, now, keys.get(n), l.get(n)));
+                    telemetrySent.addAndGet(2);
+                }
+                slice++;
+                sleep(Math.max(0, begin + slice * 100 - System.currentTimeMillis()));
+            }
+        }
+    }
+
+    private Properties producerConfig() {
+        return PipelineBench.producerConfig(o.bootstrapServers(), o.clientOverrides());
+    }
+
+    private <T extends AutoCloseable> T keep(final T resource) {
+        resources.add(resource);
+        return resource;
+    }
+
+    @Override
+    public void close() {
+        stop.set(true);
+        if (telemetry != null) {
+            try {
+                telemetry.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        for (int i = resources.size() - 1; i >= 0; i--) {
+            try {
+                resources.get(i).close();
+            } catch (Exception e) {
+                progress.println("bench: closing " + resources.get(i).getClass().getSimpleName() + ": " + e);
+            }
+        }
+    }
+
+    private static void sleep(final long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
