@@ -21,6 +21,7 @@ import picocli.CommandLine.Option;
             CollectorBenchCommand.class,
             BenchAuditCommand.class,
             BenchRestartCommand.class,
+            BenchCostCommand.class,
         })
 public final class BenchCommand implements Runnable {
 

@@ -45,14 +45,8 @@ public final class BenchSoakCommand implements Callable<Integer> {
             description = "The engine's finished-job-retention-ms for the run (default ${DEFAULT-VALUE}).")
     long retentionMs;
 
-    @Option(names = "--nodes", defaultValue = "512", description = "Nodes in the pool (default ${DEFAULT-VALUE}).")
-    int nodes;
-
-    @Option(names = "--gpus", defaultValue = "8", description = "GPUs per node (default ${DEFAULT-VALUE}).")
-    int gpus;
-
-    @Option(names = "--leaves", defaultValue = "16", description = "Leaf switches (default ${DEFAULT-VALUE}).")
-    int leaves;
+    @Mixin
+    BenchPoolOptions pool;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -63,7 +57,7 @@ public final class BenchSoakCommand implements Callable<Integer> {
         final SoakBenchOptions o;
         try {
             o = new SoakBenchOptions(cluster.bootstrapServers(), registry, cluster.clientProperties(), jobs, reportEvery,
-                    Math.min(progressEvery, reportEvery), nodes, gpus, leaves, inFlight, retentionMs,
+                    Math.min(progressEvery, reportEvery), pool.nodes, pool.gpus, pool.leaves, inFlight, retentionMs,
                     Files.createTempDirectory("gpupool-soak-"));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

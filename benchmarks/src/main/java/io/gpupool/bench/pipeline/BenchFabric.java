@@ -17,14 +17,15 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The synthetic fabric, telemetry and job requests of the pipeline bench. */
-final class BenchFabric {
+/** The synthetic fabric, telemetry and job requests of the pipeline bench (and of the cost bench). */
+public final class BenchFabric {
     static final String MODEL = "NVIDIA H100 80GB HBM3";
 
     private BenchFabric() {
     }
 
-    static NodeInventory node(final String pool, final int n, final int gpus, final int leaves) {
+    /** Node {@code n} of {@code pool}: {@code gpus} H100s in one NVLink group, one InfiniBand port on leaf n mod leaves. */
+    public static NodeInventory node(final String pool, final int n, final int gpus, final int leaves) {
         final String id = PipelineBench.nodeId(n);
         final List<GpuInfo> g = new ArrayList<>(gpus);
         for (int i = 0; i < gpus; i++) {
@@ -62,7 +63,8 @@ final class BenchFabric {
                 .build();
     }
 
-    static JobCommand submit(final String pool, final String jobId, final int gpus) {
+    /** A submit of one node with {@code gpus} GPUs under {@code jobId}. */
+    public static JobCommand submit(final String pool, final String jobId, final int gpus) {
         final JobRequest r = JobRequest.newBuilder().setName("bench").setTenant("tenant-" + (jobId.hashCode() & 3))
                 .setPool(pool).setNodes(1).setGpusPerNode(gpus).setRuntimeEstimateMillis(2_000L).build();
         return JobCommand.newBuilder().setJobId(jobId).setCommandId("c-" + jobId)

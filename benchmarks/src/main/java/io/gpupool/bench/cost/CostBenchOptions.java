@@ -1,0 +1,32 @@
+package io.gpupool.bench.cost;
+
+import java.nio.file.Path;
+import java.util.Properties;
+
+/**
+ * What {@code gpupool bench cost} runs.
+ *
+ * @param jobs       measured requests: 1-GPU job submits, each one decided request
+ * @param warmupJobs requests through the same loop before the measurement starts (JIT, topic and store creation)
+ * @param inFlight   requests submitted and not yet finished at most (closed loop)
+ * @param complete   the bench is the sink and completes every placed job at once, so each request costs its
+ *                   whole life (submit, PLACED, COMPLETED event, RELEASED); false: placement only, and the
+ *                   pool must hold every job
+ * @param storeCalls count state-store calls (Streams' DEBUG metrics, see {@link StoreOps}); they cost CPU of
+ *                   their own, which the profile then shows under metrics
+ * @param profile    record the scheduler's threads with JFR during the measurement and print the CPU shares
+ */
+public record CostBenchOptions(String bootstrapServers, String registryUrl, Properties clientOverrides, int jobs,
+                               int warmupJobs, int inFlight, boolean complete, int nodes, int gpusPerNode, int leaves,
+                               boolean storeCalls, boolean profile, Path stateDir) {
+    public CostBenchOptions {
+        if (jobs < 1 || warmupJobs < 0 || inFlight < 1 || nodes < 1 || gpusPerNode < 1 || leaves < 1) {
+            throw new IllegalArgumentException("jobs, in-flight jobs, nodes, GPUs and leaves must be positive and the"
+                    + " warm-up not negative");
+        }
+        if (!complete && (long) nodes * gpusPerNode < (long) jobs + warmupJobs) {
+            throw new IllegalArgumentException("without completions the pool must hold every job: " + nodes + " nodes x "
+                    + gpusPerNode + " GPUs < " + ((long) jobs + warmupJobs) + " jobs (raise --nodes)");
+        }
+    }
+}

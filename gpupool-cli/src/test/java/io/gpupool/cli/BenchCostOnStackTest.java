@@ -1,0 +1,60 @@
+package io.gpupool.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.gpupool.localstack.testing.LocalStackExtension;
+import io.gpupool.localstack.testing.TestStack;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@code gpupool bench cost}, small, on the real local broker: every request is decided and its costs are
+ * printed per request, with the counts a request's life cannot do without.
+ */
+@ExtendWith(LocalStackExtension.class)
+class BenchCostOnStackTest {
+
+    @Test
+    void aSmallRunPrintsTheCostOfEachTopicStoreAndComponent(final TestStack stack) {
+        final CliRun r = CliRun.of("bench", "cost", "--bootstrap-server", stack.bootstrapServers(),
+                "--registry-url", stack.requireRegistryUrl(), "--nodes", "16", "--leaves", "2", "--jobs", "100",
+                "--warmup-jobs", "10", "--in-flight", "50");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        final Map<String, String> f = r.out().lines().filter(l -> l.contains("="))
+                .collect(Collectors.toMap(l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1)));
+        assertThat(f).as(r.out()).containsEntry("requests_decided", "100").containsEntry("mode", "lifecycle");
+        // a request's life: one submit, one COMPLETED report; PLACED and RELEASED at least, journaled both ways
+        assertThat(number(f, "topic.jobs.records_per_request")).isEqualTo(1.0);
+        assertThat(number(f, "topic.job-events.records_per_request")).isEqualTo(1.0);
+        assertThat(number(f, "decisions_per_request")).isGreaterThanOrEqualTo(2.0);
+        assertThat(number(f, "topic.decisions.records_per_request")).isEqualTo(number(f, "decisions_per_request"));
+        assertThat(number(f, "topic.journal.records_per_request")).isGreaterThanOrEqualTo(2.0);
+        assertThat(number(f, "topic.jobs-by-id-repartition.records_per_request")).isGreaterThanOrEqualTo(2.0);
+        assertThat(number(f, "topic.node-commands.records_per_request")).isGreaterThanOrEqualTo(2.0);
+        for (final String changelog : new String[] {"sequencer-jobs", "placer-tail", "placer-jobs", "placer-history"}) {
+            assertThat(number(f, "topic." + changelog + "-changelog.records_per_request")).as(changelog).isPositive();
+            assertThat(number(f, "topic." + changelog + "-changelog.disk_bytes_per_request")).as(changelog).isPositive();
+        }
+        // every transaction leaves markers; the scheduler's writes are the sum of its topics
+        assertThat(number(f, "scheduler_writes.markers_per_request")).isPositive();
+        assertThat(number(f, "scheduler_writes.records_per_request")).isGreaterThan(
+                number(f, "topic.journal.records_per_request") + number(f, "topic.decisions.records_per_request"));
+        // the placer appends every journal entry to its tail
+        assertThat(number(f, "store.placer-tail.put_per_request")).isGreaterThanOrEqualTo(
+                number(f, "topic.journal.records_per_request") - 0.05);
+        assertThat(number(f, "store_calls_per_request")).isGreaterThan(number(f, "store.placer-tail.put_per_request"));
+        assertThat(number(f, "scheduler_cpu_us_per_request")).isPositive();
+        assertThat(Long.parseLong(f.get("jfr_samples"))).isPositive();
+        final double shares = f.entrySet().stream().filter(e -> e.getKey().startsWith("cpu_share."))
+                .mapToDouble(e -> Double.parseDouble(e.getValue())).sum();
+        assertThat(shares).isBetween(0.99, 1.01);
+        assertThat(f).containsKey("top_frame.1");
+    }
+
+    private static double number(final Map<String, String> figures, final String name) {
+        assertThat(figures).as(name).containsKey(name);
+        return Double.parseDouble(figures.get(name));
+    }
+}
