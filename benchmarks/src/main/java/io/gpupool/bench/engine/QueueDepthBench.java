@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayDeque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -30,36 +31,41 @@ public final class QueueDepthBench {
     private QueueDepthBench() {
     }
 
-    /** Options: the depths to hold, the timed inputs of each kind per depth, untimed ones first. */
-    public record Options(EngineBenchOptions pool, List<Integer> depths, int ops, int warmupOps) {
+    /**
+     * Options: the depths to hold, the timed inputs of each kind per depth, untimed ones first, and how
+     * many memory sizes jobs ask for (1: none asked; more: that many job shapes per GPU count, as when
+     * users size their requests, and the queue's groups multiply).
+     */
+    public record Options(EngineBenchOptions pool, List<Integer> depths, int ops, int warmupOps, int memorySizes) {
         public Options {
             depths = List.copyOf(depths);
-            if (ops < 1 || warmupOps < 0 || depths.isEmpty() || depths.stream().anyMatch(d -> d < 0)) {
+            if (ops < 1 || warmupOps < 0 || memorySizes < 1 || depths.isEmpty() || depths.stream().anyMatch(d -> d < 0)) {
                 throw new IllegalArgumentException("need ops >= 1, warm-up >= 0 and depths >= 0; got ops " + ops
                         + ", warm-up " + warmupOps + ", depths " + depths);
             }
         }
 
         public static Options defaults() {
-            return new Options(EngineBenchOptions.defaults(), List.of(0, 1_000, 10_000, 100_000), 20_000, 20_000);
+            return new Options(EngineBenchOptions.defaults(), List.of(0, 1_000, 10_000, 100_000), 20_000, 20_000, 1);
         }
     }
 
     public static Map<String, String> run(final Options o, final PrintStream progress) {
         final Map<String, String> out = new LinkedHashMap<>();
         out.put("pool_gpus", Integer.toString(o.pool().nodes() * o.pool().gpusPerNode()));
+        out.put("memory_sizes", Integer.toString(o.memorySizes()));
         out.put("timer_overhead_cpu_ns", Long.toString(timerOverheadNs()));
         for (final int depth : o.depths()) {
-            final Driver d = new Driver(EngineBench.pool(o.pool()));
+            final Driver d = new Driver(EngineBench.pool(o.pool()), o.memorySizes());
             d.fill();
             d.holdDepth(depth, false);
             progress.println("queue depth " + depth + ": " + d.running.size() + " jobs running, "
-                    + d.engine.queueDepth().total() + " waiting; warm-up " + o.warmupOps());
+                    + d.waiting.size() + " waiting; warm-up " + o.warmupOps());
             d.ops(depth, o.warmupOps(), false);
             d.reset();
             d.ops(depth, o.ops(), true);
             final String p = "depth_" + depth + "_";
-            out.put(p + "waiting_at_end", Integer.toString(d.engine.queueDepth().total()));
+            out.put(p + "waiting_at_end", Integer.toString(d.waiting.size()));
             out.put(p + "submit_queued_cpu_ns", Long.toString(d.submitNs / Math.max(1, d.submits)));
             out.put(p + "release_cpu_ns", Long.toString(d.releaseNs / Math.max(1, d.releases)));
             out.put(p + "starts_per_release", String.format(Locale.ROOT, "%.2f", (double) d.started / Math.max(1, d.releases)));
@@ -75,6 +81,8 @@ public final class QueueDepthBench {
         final PoolEngine engine;
         /** Running jobs, oldest placement first: the next to end. */
         final ArrayDeque<String> running = new ArrayDeque<>();
+        /** Waiting jobs, from the decisions: the bench reads no engine view per input (a view may cost the queue). */
+        final HashSet<String> waiting = new HashSet<>();
         private double clockMs = 1;
         private long seq;
         long submitNs;
@@ -84,9 +92,13 @@ public final class QueueDepthBench {
         long started;
         long explainNs;
         long explains;
+        private long lastNs;
 
-        Driver(final PoolEngine engine) {
+        private final int memorySizes;
+
+        Driver(final PoolEngine engine, final int memorySizes) {
             this.engine = engine;
+            this.memorySizes = memorySizes;
         }
 
         void reset() {
@@ -101,16 +113,16 @@ public final class QueueDepthBench {
 
         /** Submits until one has to wait: the pool is full. */
         void fill() {
-            while (engine.queueDepth().total() == 0) {
+            while (waiting.isEmpty()) {
                 submit(false);
             }
         }
 
         /** Submits until {@code depth + 1} jobs wait (the one that waits at the end included). */
         void holdDepth(final int depth, final boolean timed) {
-            while (engine.queueDepth().total() <= depth) {
+            while (waiting.size() <= depth) {
                 final String id = submit(timed);
-                if (timed && engine.isLive(id) && engine.placementOf(id).isEmpty()) {
+                if (timed && waiting.contains(id)) {
                     final long t0 = cpu();
                     engine.job(id);
                     explainNs += cpu() - t0;
@@ -131,13 +143,10 @@ public final class QueueDepthBench {
             final long s = seq++;
             final String id = "q" + s;
             final JobSpec j = JobSpec.builder(id).tenant("tenant-" + (s & 3)).gang(1, SIZES[(int) (s % SIZES.length)])
-                    .runtimeEstimateMs(RUNTIME_MS).build();
-            final EngineInput in = new EngineInput.SubmitJob(tick(), j);
-            final long t0 = cpu();
-            final EngineOutput out = engine.apply(in);
-            final long t1 = cpu();
+                    .memoryMib(memorySizes == 1 ? 0 : 1_024L * (1 + s % memorySizes)).runtimeEstimateMs(RUNTIME_MS).build();
+            final EngineOutput out = apply(new EngineInput.SubmitJob(tick(), j));
             if (timed) {
-                submitNs += t1 - t0;
+                submitNs += lastNs;
                 submits++;
             }
             record(out);
@@ -146,24 +155,33 @@ public final class QueueDepthBench {
 
         private void release(final boolean timed) {
             final String id = running.poll();
-            final EngineInput in = new EngineInput.JobReport(tick(), id, EngineInput.JobEventKind.COMPLETED,
-                    engine.placementOf(id), "", "");
-            final long t0 = cpu();
-            final EngineOutput out = engine.apply(in);
-            final long t1 = cpu();
+            final EngineOutput out = apply(new EngineInput.JobReport(tick(), id, EngineInput.JobEventKind.COMPLETED,
+                    engine.placementOf(id), "", ""));
+            final int placed = record(out);
             if (timed) {
-                releaseNs += t1 - t0;
+                releaseNs += lastNs;
                 releases++;
-                started += record(out);
-            } else {
-                record(out);
+                started += placed;
             }
         }
 
-        /** Remembers the jobs placed; returns how many. */
+        /** Applies the input; its CPU time in {@link #lastNs}. */
+        private EngineOutput apply(final EngineInput in) {
+            final long t0 = cpu();
+            final EngineOutput out = engine.apply(in);
+            lastNs = cpu() - t0;
+            return out;
+        }
+
+        /** Remembers the jobs placed and those that wait; returns how many were placed. */
         private int record(final EngineOutput out) {
             int placed = 0;
             for (final var d : out.decisions()) {
+                if (d.kind() == DecisionKind.QUEUED) {
+                    waiting.add(d.jobId());
+                } else {
+                    waiting.remove(d.jobId());
+                }
                 if (d.kind() == DecisionKind.PLACED) {
                     running.add(d.jobId());
                     placed++;
@@ -200,7 +218,8 @@ public final class QueueDepthBench {
         final Options d = Options.defaults();
         final Options o = args.length == 0 ? d : new Options(d.pool(),
                 java.util.Arrays.stream(args[0].split(",")).map(Integer::valueOf).toList(),
-                args.length > 1 ? Integer.parseInt(args[1]) : d.ops(), args.length > 2 ? Integer.parseInt(args[2]) : d.warmupOps());
+                args.length > 1 ? Integer.parseInt(args[1]) : d.ops(), args.length > 2 ? Integer.parseInt(args[2]) : d.warmupOps(),
+                args.length > 3 ? Integer.parseInt(args[3]) : d.memorySizes());
         run(o, System.err).forEach((k, v) -> System.out.println(k + "=" + v));
     }
 }
