@@ -1,5 +1,6 @@
 package io.gpupool.scheduler.core;
 
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
@@ -76,7 +77,7 @@ final class ReadyOrder implements Iterable<Integer> {
         now.clear();
         later.clear();
         expiring.clear();
-        java.util.Arrays.fill(where, OUT);
+        Arrays.fill(where, OUT);
         generation = st.nodeChanges.generation();
         for (int s = 0; s < member.length; s++) {
             if (member[s] && st.node(s) != null) {
