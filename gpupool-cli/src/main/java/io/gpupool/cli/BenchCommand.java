@@ -20,6 +20,7 @@ import picocli.CommandLine.Option;
             BenchSoakCommand.class,
             CollectorBenchCommand.class,
             BenchAuditCommand.class,
+            BenchQueueCommand.class,
             BenchRestartCommand.class,
             BenchCostCommand.class,
         })

@@ -69,18 +69,23 @@ final class NodeState {
         long validUntil;
     }
 
-    /** Something about the node changed: drop what was cached about it. */
+    /** Something about the node changed: drop what was cached about it, and say so to what follows the changes. */
     void changed() {
         fragMixVersion = -1;
         version++;
+        changes.changed(slot);
     }
+
+    /** Where {@link #changed} is told (the pool's, shared by its nodes). */
+    private final NodeChanges changes;
 
     /** Jobs with a part on this node, in placement order. */
     final List<Job> jobs = new ArrayList<>(4);
 
     NodeState(final int slot, final NodeSpec spec, final int modelIndex, final int leafIndex,
-              final int spineIndex, final long nowMs) {
+              final int spineIndex, final long nowMs, final NodeChanges changes) {
         this.slot = slot;
+        this.changes = changes;
         this.spec = spec;
         this.modelIndex = modelIndex;
         this.leafIndex = leafIndex;

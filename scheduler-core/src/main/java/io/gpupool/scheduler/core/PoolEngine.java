@@ -102,6 +102,7 @@ public final class PoolEngine {
          */
         private void capacityMayBeLost() {
             st.plans.clear();
+            pass.forgetReadiness();
         }
 
         @Override
@@ -211,6 +212,11 @@ public final class PoolEngine {
 
     Explainer explainer() {
         return explainer;
+    }
+
+    /** The engine's queue pass (tests ask its planner). */
+    QueuePass pass() {
+        return pass;
     }
 
     /** The engine's placer (read-only use: the tests' brute-force victim search asks it). */

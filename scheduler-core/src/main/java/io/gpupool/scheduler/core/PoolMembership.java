@@ -53,7 +53,7 @@ final class PoolMembership {
         }
         final int leaf = st.leafIndex(spec.leaf(), spec.spine());
         final NodeState n = new NodeState(st.slots.size(), spec, st.models.intern(model), leaf,
-                st.spineOfLeaf.get(leaf), st.nowMs);
+                st.spineOfLeaf.get(leaf), st.nowMs, st.nodeChanges);
         st.slots.add(n);
         st.nodesById.put(spec.nodeId(), n);
         st.index.add(n);

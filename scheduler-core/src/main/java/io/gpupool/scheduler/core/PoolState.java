@@ -29,6 +29,8 @@ final class PoolState {
     final List<NodeState> slots = new ArrayList<>();
     final Map<String, NodeState> nodesById = new HashMap<>();
     final CapacityIndex index = new CapacityIndex(slots::get);
+    /** Which nodes changed, in order (derived, not stored): keeps {@link ReadyOrder}s current. */
+    final NodeChanges nodeChanges = new NodeChanges();
     /** model -> slots of nodes having a shared, healthy GPU with room left. */
     final List<BitSet> sharedRoom = new ArrayList<>();
 

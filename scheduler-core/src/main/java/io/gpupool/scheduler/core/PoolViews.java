@@ -1,9 +1,7 @@
 package io.gpupool.scheduler.core;
 
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
@@ -87,16 +85,7 @@ final class PoolViews {
     }
 
     QueueDepth queueDepth() {
-        final Map<PriorityClass, Integer> byClass = new EnumMap<>(PriorityClass.class);
-        final Map<String, Integer> byTenant = new TreeMap<>();
-        for (final PriorityClass p : PriorityClass.values()) {
-            byClass.put(p, 0);
-        }
-        for (final Job j : st.queue) {
-            byClass.merge(j.spec.priorityClass(), 1, Integer::sum);
-            byTenant.merge(j.spec.tenant(), 1, Integer::sum);
-        }
-        return new QueueDepth(st.queue.size(), byClass, byTenant);
+        return st.queue.depth();
     }
 
     Optional<NodeView> node(final String nodeId) {
@@ -138,11 +127,8 @@ final class PoolViews {
 
     /** When the longest-waiting queued job was submitted (stream time); empty when none waits. */
     OptionalLong oldestQueuedSubmitMs() {
-        long oldest = Long.MAX_VALUE;
-        for (final Job j : st.queue) {
-            oldest = Math.min(oldest, j.submitMs);
-        }
-        return oldest == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(oldest);
+        final Job oldest = st.queue.oldest();
+        return oldest == null ? OptionalLong.empty() : OptionalLong.of(oldest.submitMs);
     }
 
     /** Waiting jobs in the order the queue policy would consider them now. */

@@ -40,6 +40,16 @@ final class QueuePass {
         this.planner = new ReservationPlanner(st, placer, this::expectedEnd);
     }
 
+    /** The pass's planner (tests compare its kept orders with a fresh walk). */
+    ReservationPlanner planner() {
+        return planner;
+    }
+
+    /** Capacity may be lost or the inventory or fabric changed: see {@link ReservationPlanner#forget}. */
+    void forgetReadiness() {
+        planner.forget();
+    }
+
     void run() {
         st.reservation = null;
         if (st.queue.isEmpty()) {
@@ -299,9 +309,12 @@ final class QueuePass {
                 Map.of("deadline_ms", Long.toString(j.spec.deadlineMs()), "estimate_ms", Long.toString(estimate)));
     }
 
-    /** Reports (once) waiting jobs that can no longer meet their deadline; rejects those that asked. */
+    /**
+     * Reports (once) waiting jobs that can no longer meet their deadline; rejects those that asked. Reads
+     * only the waiting jobs that have a deadline (a job without one never has a deadline problem).
+     */
     void checkDeadlines() {
-        for (final Job j : st.queue.inSubmissionOrder()) {
+        for (final Job j : st.queue.withDeadlineInSubmissionOrder()) {
             if (j.deadlineMissReported) {
                 continue;
             }

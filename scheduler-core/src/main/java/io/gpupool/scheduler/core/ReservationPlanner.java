@@ -2,6 +2,8 @@ package io.gpupool.scheduler.core;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.function.ToLongFunction;
 
@@ -9,8 +11,9 @@ import java.util.function.ToLongFunction;
  * When and where could a blocked whole-GPU job start if running jobs end as estimated? For every
  * node of an allowed model: the first expected end after which the node has the GPUs, CPU and
  * memory the job needs per node. Then per leaf (or spine, or pool, by the job's topology) the
- * time by which enough such nodes are ready. One walk over the nodes and their jobs: no placement
- * is simulated, so a pass with a large pool and a long queue stays cheap.
+ * time by which enough such nodes are ready. No placement is simulated, and the nodes are kept in
+ * that order per shape between plans ({@link ReadyOrder}): with a standing queue nearly every release
+ * replans the blocked head, and a walk over every node each time made a decision cost the pool.
  */
 final class ReservationPlanner {
     private final PoolState st;
@@ -26,6 +29,8 @@ final class ReservationPlanner {
     /** Slots above this do not fit the packed sort key (time << 20 | slot); such pools get no reservation. */
     private static final int MAX_SLOTS = 1 << 20;
 
+    /** Per shape key, the candidate nodes in plan order; insertion order, the oldest dropped first. */
+    private final LinkedHashMap<Object, ReadyOrder> orders = new LinkedHashMap<>();
     private long[] ends = new long[16];
     private Job[] jobs = new Job[16];
     private int[] milli = new int[NodeSpec.MAX_GPUS_PER_NODE];
@@ -33,51 +38,27 @@ final class ReservationPlanner {
     /** Null when no set of running jobs ending frees the room (e.g. unhealthy GPUs are in the way). */
     Reservation plan(final Job j) {
         final JobSpec s = j.spec;
-        final int k = s.gpusPerNode();
-        final boolean multi = s.nodes() > 1;
         if (st.slots.size() >= MAX_SLOTS) {
             return null;
         }
-        long[] keys = new long[64];
-        int count = 0;
-        long first = Long.MAX_VALUE; // a single-node job needs only the earliest node: no sort
-        for (final int m : placer.models(s)) {
-            for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
-                for (final int slot : g.members) {
-                    final NodeState n = st.node(slot);
-                    if (!s.network().satisfiedBy(n.infiniband, n.roce) || (multi && !n.linkOk())) {
-                        continue;
-                    }
-                    final long t = readyAt(n, s, k);
-                    final long wait = StreamTime.minus(t, st.nowMs); // saturated: too far to pack
-                    if (t != Long.MAX_VALUE && wait < (Long.MAX_VALUE >> 21)) {
-                        if (!multi) {
-                            first = Math.min(first, (wait << 20) | slot);
-                            continue;
-                        }
-                        if (count == keys.length) {
-                            keys = Arrays.copyOf(keys, count * 2);
-                        }
-                        // relative time keeps the packed key small; ties go to pool order
-                        keys[count++] = (wait << 20) | slot;
-                    }
-                }
+        final ReadyOrder order = orderFor(s);
+        if (s.nodes() <= 1) {
+            final Iterator<Integer> first = order.iterator();
+            if (!first.hasNext()) {
+                return null;
             }
+            final int slot = first.next();
+            return new Reservation(j.id(), StreamTime.plus(st.nowMs, order.waitOf(slot)), List.of(st.node(slot).id()));
         }
-        if (!multi) {
-            return first == Long.MAX_VALUE ? null : new Reservation(j.id(), StreamTime.plus(st.nowMs, first >>> 20),
-                    List.of(st.node((int) (first & (MAX_SLOTS - 1))).id()));
-        }
-        if (count < s.nodes()) {
+        if (order.size() < s.nodes()) {
             return null;
         }
-        Arrays.sort(keys, 0, count);
         long bestTime = Long.MAX_VALUE;
         GangScope bestScope = null;
         int bestUnit = -1;
         for (final GangScope scope : scopes(s)) {
             final int[] unitOut = new int[1];
-            final long t = earliest(keys, count, s.nodes(), scope, unitOut);
+            final long t = earliest(order, s.nodes(), scope, unitOut);
             if (t < bestTime) {
                 bestTime = t;
                 bestScope = scope;
@@ -88,13 +69,53 @@ final class ReservationPlanner {
             return null;
         }
         final List<String> nodes = new ArrayList<>(s.nodes());
-        for (int i = 0; i < count && nodes.size() < s.nodes(); i++) {
-            final NodeState n = st.node((int) (keys[i] & (MAX_SLOTS - 1)));
+        for (final Iterator<Integer> it = order.iterator(); it.hasNext() && nodes.size() < s.nodes(); ) {
+            final NodeState n = st.node(it.next());
             if (unitOf(n, bestScope) == bestUnit) {
                 nodes.add(n.id());
             }
         }
         return new Reservation(j.id(), StreamTime.plus(st.nowMs, bestTime), nodes);
+    }
+
+    /**
+     * The candidate nodes of this shape in plan order, kept from the last plan of the shape and
+     * brought up to date, or worked out from every node when the shape has none yet.
+     */
+    private ReadyOrder orderFor(final JobSpec s) {
+        final Object key = QueuePass.shapeKey(s);
+        ReadyOrder order = orders.get(key);
+        if (order != null) {
+            order.refresh();
+            return order;
+        }
+        final boolean multi = s.nodes() > 1;
+        final boolean[] member = new boolean[st.slots.size()];
+        for (final int m : placer.models(s)) {
+            for (final CapacityIndex.Group g : st.index.groupsOf(m)) {
+                for (final int slot : g.members) {
+                    final NodeState n = st.node(slot);
+                    member[slot] = s.network().satisfiedBy(n.infiniband, n.roce) && (!multi || n.linkOk());
+                }
+            }
+        }
+        final int k = s.gpusPerNode();
+        order = new ReadyOrder(st, member, n -> readyAt(n, s, k), n -> n.ready[k].validUntil);
+        orders.put(key, order);
+        if (orders.size() > StandingPlans.MAX_PLANS) {
+            final Iterator<Object> oldest = orders.keySet().iterator();
+            oldest.next();
+            oldest.remove();
+        }
+        return order;
+    }
+
+    /**
+     * Capacity may be lost or the inventory or fabric changed (what drops the standing plans): the
+     * nodes a shape may use can differ, so the orders are worked out afresh when next needed.
+     */
+    void forget() {
+        orders.clear();
     }
 
     private static List<GangScope> scopes(final JobSpec s) {
@@ -106,16 +127,14 @@ final class ReservationPlanner {
     }
 
     /** Earliest (relative) time {@code want} ready nodes share one unit of the scope; its unit in unitOut. */
-    private long earliest(final long[] keys, final int count, final int want, final GangScope scope,
-                          final int[] unitOut) {
+    private long earliest(final ReadyOrder order, final int want, final GangScope scope, final int[] unitOut) {
         final int units = scope == GangScope.LEAF ? st.leaves.size() : scope == GangScope.SPINE ? st.spines.size() : 1;
         final int[] seen = new int[Math.max(1, units)];
-        for (int i = 0; i < count; i++) {
-            final NodeState n = st.node((int) (keys[i] & (MAX_SLOTS - 1)));
-            final int u = unitOf(n, scope);
+        for (final int slot : order) {
+            final int u = unitOf(st.node(slot), scope);
             if (++seen[u] == want) {
                 unitOut[0] = u;
-                return keys[i] >>> 20; // keys are in time order: the first unit to fill is the earliest
+                return order.waitOf(slot); // the order is by time: the first unit to fill is the earliest
             }
         }
         return Long.MAX_VALUE;
@@ -123,7 +142,11 @@ final class ReservationPlanner {
 
     /**
      * Cached per node: valid while the node is unchanged, the request is the same and stream time has
-     * not reached the earliest estimated end used (after that an overdue job's end moves with time).
+     * not reached the earliest estimated end still ahead. A job already overdue ends "now" whenever
+     * asked: it stays first in the walk (ties by submission, as now), so the answer keeps its form
+     * (now, or a later end that has not moved) until the next job falls due. Counting overdue jobs in
+     * the bound made it the current time, and every plan in a pool of overrunning jobs walked every
+     * job of every node again.
      */
     private long readyAt(final NodeState n, final JobSpec s, final int k) {
         NodeState.Readiness r = n.ready[k];
@@ -138,7 +161,10 @@ final class ReservationPlanner {
         }
         long validUntil = Long.MAX_VALUE;
         for (final Job j : n.jobs) {
-            validUntil = Math.min(validUntil, expectedEnd.applyAsLong(j));
+            final long end = expectedEnd.applyAsLong(j);
+            if (end > st.nowMs) {
+                validUntil = Math.min(validUntil, end);
+            }
         }
         final long t = computeReadyAt(n, s, k);
         r.version = n.version;

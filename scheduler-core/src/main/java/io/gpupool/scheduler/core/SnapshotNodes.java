@@ -28,7 +28,7 @@ final class SnapshotNodes {
         final int slots = in.readInt();
         for (int i = 0; i < slots; i++) {
             if (in.readBoolean()) {
-                final NodeState n = readNode(in, i);
+                final NodeState n = readNode(in, i, st.nodeChanges);
                 st.slots.add(n);
                 st.nodesById.put(n.id(), n);
             } else {
@@ -119,7 +119,7 @@ final class SnapshotNodes {
         out.writeBoolean(n.linkDown);
     }
 
-    private static NodeState readNode(final SnapshotIn in, final int slot) throws IOException {
+    private static NodeState readNode(final SnapshotIn in, final int slot, final NodeChanges changes) throws IOException {
         final String id = in.str();
         final String leaf = in.str();
         final String spine = in.str();
@@ -136,7 +136,7 @@ final class SnapshotNodes {
             hcas.add(new HcaSpec(in.str(), in.constant(HcaLinkLayer.class), in.readInt()));
         }
         final NodeSpec spec = new NodeSpec(id, leaf, spine, cpu, mem, gpus, hcas);
-        final NodeState n = new NodeState(slot, spec, in.readInt(), in.readInt(), in.readInt(), 0);
+        final NodeState n = new NodeState(slot, spec, in.readInt(), in.readInt(), in.readInt(), 0, changes);
         for (int g = 0; g < n.gpuCount; g++) {
             n.usedMilli[g] = in.readInt();
             n.usedGpuMemMib[g] = in.readLong();

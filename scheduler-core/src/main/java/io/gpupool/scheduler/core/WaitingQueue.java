@@ -2,6 +2,7 @@ package io.gpupool.scheduler.core;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -41,6 +42,11 @@ final class WaitingQueue implements Iterable<Job> {
     private final LinkedHashMap<GroupKey, TreeSet<Job>> groups = new LinkedHashMap<>();
     /** Waiting jobs per shape; only looked up and counted, never iterated. */
     private final HashMap<Object, ShapeStats> shapes = new HashMap<>();
+    /** Waiting jobs that have a deadline, in submission order: all a deadline check has to read. */
+    private final TreeSet<Job> withDeadline = new TreeSet<>(Comparator.comparingLong(j -> j.submitSeq));
+    /** Waiting jobs per priority class (by ordinal) and per tenant: the queue depth without a walk. */
+    private final int[] perClass = new int[PriorityClass.values().length];
+    private final TreeMap<String, int[]> perTenant = new TreeMap<>();
 
     /** How many jobs of a shape wait, and the runtime estimates they asked for (0: none asked). */
     private static final class ShapeStats {
@@ -60,6 +66,11 @@ final class WaitingQueue implements Iterable<Job> {
         final ShapeStats st = shapes.computeIfAbsent(j.shape, s -> new ShapeStats());
         st.count++;
         st.asked.computeIfAbsent(j.spec.runtimeEstimateMs(), e -> new int[1])[0]++;
+        if (j.spec.deadlineMs() > 0) {
+            withDeadline.add(j);
+        }
+        perClass[j.spec.priorityClass().ordinal()]++;
+        perTenant.computeIfAbsent(j.spec.tenant(), t -> new int[1])[0]++;
     }
 
     void remove(final Job j) {
@@ -77,6 +88,12 @@ final class WaitingQueue implements Iterable<Job> {
             shapes.remove(j.shape);
         } else if (--st.asked.get(j.spec.runtimeEstimateMs())[0] == 0) {
             st.asked.remove(j.spec.runtimeEstimateMs());
+        }
+        withDeadline.remove(j);
+        perClass[j.spec.priorityClass().ordinal()]--;
+        final int[] t = perTenant.get(j.spec.tenant());
+        if (--t[0] == 0) {
+            perTenant.remove(j.spec.tenant());
         }
     }
 
@@ -111,9 +128,25 @@ final class WaitingQueue implements Iterable<Job> {
         return bySubmission.iterator();
     }
 
-    /** A copy in submission order, for callers that change the queue while they walk it. */
-    List<Job> inSubmissionOrder() {
-        return new ArrayList<>(bySubmission);
+    /** The longest-waiting job (the first submitted: submission order is stream-time order); null when none waits. */
+    Job oldest() {
+        return bySubmission.isEmpty() ? null : bySubmission.first();
+    }
+
+    /** A copy of the waiting jobs that have a deadline, in submission order (the caller may change the queue). */
+    List<Job> withDeadlineInSubmissionOrder() {
+        return new ArrayList<>(withDeadline);
+    }
+
+    /** How many jobs wait, by priority class and by tenant; costs the number of classes and tenants. */
+    QueueDepth depth() {
+        final Map<PriorityClass, Integer> byClass = new EnumMap<>(PriorityClass.class);
+        for (final PriorityClass p : PriorityClass.values()) {
+            byClass.put(p, perClass[p.ordinal()]);
+        }
+        final Map<String, Integer> byTenant = new TreeMap<>();
+        perTenant.forEach((t, n) -> byTenant.put(t, n[0]));
+        return new QueueDepth(size(), byClass, byTenant);
     }
 
     /** Everything in policy order (views and explanations). */

@@ -17,6 +17,38 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 /** The waiting queue's lazy policy order and the walk's setting aside of shapes. */
 class WaitingQueueTest {
 
+    /** The counts kept as jobs come and go are the counts over the waiting jobs; the oldest is the first submitted. */
+    @Property(tries = 100)
+    void theDepthKeptIsTheDepthCounted(@ForAll final long seed) {
+        final Random r = new Random(seed);
+        final WaitingQueue q = new WaitingQueue();
+        final List<Job> in = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            if (in.isEmpty() || r.nextInt(3) > 0) {
+                final Job j = new Job(JobSpec.builder("j" + i).tenant("t" + r.nextInt(4))
+                        .priorityClass(PriorityClass.values()[r.nextInt(3)]).gang(1, 1 + r.nextInt(2))
+                        .deadline(r.nextBoolean() ? 1_000 : 0, false).build(), i, 10L * i);
+                q.add(j);
+                in.add(j);
+            } else {
+                q.remove(in.remove(r.nextInt(in.size())));
+            }
+            final Map<PriorityClass, Integer> byClass = new TreeMap<>();
+            final Map<String, Integer> byTenant = new TreeMap<>();
+            for (final PriorityClass p : PriorityClass.values()) {
+                byClass.put(p, 0);
+            }
+            for (final Job j : in) {
+                byClass.merge(j.spec.priorityClass(), 1, Integer::sum);
+                byTenant.merge(j.spec.tenant(), 1, Integer::sum);
+            }
+            assertEquals(new QueueDepth(in.size(), byClass, byTenant), q.depth());
+            assertEquals(in.stream().min(Comparator.comparingLong(j -> j.submitSeq)).orElse(null), q.oldest());
+            assertEquals(in.stream().filter(j -> j.spec.deadlineMs() > 0).sorted(Comparator.comparingLong(j -> j.submitSeq))
+                    .toList(), q.withDeadlineInSubmissionOrder());
+        }
+    }
+
     /** The lazy merge gives exactly the policy order a full sort gives. */
     @Property(tries = 200)
     void theMergeIsTheFullSort(@ForAll final long seed) {
