@@ -73,11 +73,15 @@ class JobRoutesOnStackTest {
                     Fixtures.event("j1", JobEventType.COMPLETED, System.currentTimeMillis(), placement))).get();
             StackClients.pollUntil(decisions, seen, s -> s.size() >= 3, Duration.ofSeconds(60));
             assertThat(seen.get(2).value().getOutcome()).isEqualTo(DecisionOutcome.RELEASED);
-            Thread.sleep(RETENTION_MS + 500);
-            jobs.send(new ProducerRecord<>(clients.topics.jobs(), "j2",
-                    Fixtures.submit("j2", Fixtures.request("pool-r", 1, 1).build()))).get();
-            await("the expiry's route notice").atMost(Duration.ofSeconds(30))
-                    .until(() -> routeEnds(metricsUrl, "expired") == 1.0);
+            // stream time moves with the journal: each poll submits another job, until one of them reaches j1's expiry
+            final int[] next = {2};
+            await("the expiry's route notice").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> {
+                        final String id = "j" + next[0]++;
+                        jobs.send(new ProducerRecord<>(clients.topics.jobs(), id,
+                                Fixtures.submit(id, Fixtures.request("pool-r", 1, 1).build()))).get();
+                        return routeEnds(metricsUrl, "expired") == 1.0;
+                    });
 
             jobs.send(new ProducerRecord<>(clients.topics.jobs(), "j1", Fixtures.cancel("j1"))).get();
             final List<ConsumerRecord<byte[], byte[]>> dead = StackClients.pollUntil(dlq, new ArrayList<>(),
