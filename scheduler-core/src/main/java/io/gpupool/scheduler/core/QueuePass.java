@@ -142,6 +142,11 @@ final class QueuePass {
                 reservedShape = reservation == null ? null : j.shape;
             }
         }
+        if (reserved != null && st.plans.get(reserved.spec, st.nowMs) == null) {
+            // a preemption later in the round placed a job on a node of the plan and voided it: plan again, so
+            // that the reservation the pass leaves (shown in reasons, kept in the snapshot) is one that holds
+            reservation = reserve(reserved);
+        }
         st.reservation = reservation;
         if (reserved != null) {
             reserved.currentReason = null; // recomputed on query against the new state

@@ -35,6 +35,8 @@ final class ReadyOrder implements Iterable<Integer> {
     private final TreeSet<Integer> expiring;
     private long generation;
     private int read;
+    /** Worked out at stream time Long.MAX_VALUE. */
+    private boolean builtAtEnd;
 
     /**
      * @param readyAt      the planner's readiness of a node for the shape (at least now; MAX_VALUE: never)
@@ -58,7 +60,9 @@ final class ReadyOrder implements Iterable<Integer> {
 
     /** Brings every node's place up to date with the changes since the last call and with stream time. */
     void refresh() {
-        if (generation != st.nodeChanges.generation()) {
+        // At the end of time an overdue job's end ("now") is the planner's "never": a node kept as ready now
+        // is not, for a plan worked out afresh there, so the order is worked out afresh too
+        if (generation != st.nodeChanges.generation() || (st.nowMs == Long.MAX_VALUE && !builtAtEnd)) {
             rebuild();
             return;
         }
@@ -79,6 +83,7 @@ final class ReadyOrder implements Iterable<Integer> {
         expiring.clear();
         Arrays.fill(where, OUT);
         generation = st.nodeChanges.generation();
+        builtAtEnd = st.nowMs == Long.MAX_VALUE;
         for (int s = 0; s < member.length; s++) {
             if (member[s] && st.node(s) != null) {
                 place(s);
@@ -104,10 +109,12 @@ final class ReadyOrder implements Iterable<Integer> {
         if (validUntil[s] != Long.MAX_VALUE) {
             expiring.add(s);
         }
-        final long wait = StreamTime.minus(t, st.nowMs);
-        if (t == Long.MAX_VALUE || wait >= (Long.MAX_VALUE >> 21)) {
-            where[s] = OUT; // never, or too far to pack (the planner's rule)
-        } else if (wait == 0) {
+        // Only "never" is left out here. How far ahead is too far to plan with depends on the time of the plan,
+        // and an answer is kept until the node changes or its bound passes: the planner applies that rule as it
+        // reads ({@link #tooFar}), so a kept order gives what one worked out afresh (a restored engine's) gives.
+        if (t == Long.MAX_VALUE) {
+            where[s] = OUT;
+        } else if (t <= st.nowMs) {
             where[s] = NOW;
             now.add(s);
         } else {
@@ -125,6 +132,14 @@ final class ReadyOrder implements Iterable<Integer> {
     /** How long from now until the node is ready (0: now); only for a slot this order returned. */
     long waitOf(final int slot) {
         return where[slot] == NOW ? 0 : StreamTime.minus(at[slot], st.nowMs);
+    }
+
+    /**
+     * A wait too long to plan with (the planner's rule since its sort keys packed the wait above 20 bits of
+     * slot): such a node counts as never ready. The order is by time, so every node after one too far is too.
+     */
+    static boolean tooFar(final long wait) {
+        return wait >= (Long.MAX_VALUE >> 21);
     }
 
     /** Slots in plan order: ready now by slot, then by expected time and slot. */

@@ -48,6 +48,9 @@ final class ReservationPlanner {
                 return null;
             }
             final int slot = first.next();
+            if (ReadyOrder.tooFar(order.waitOf(slot))) {
+                return null;
+            }
             return new Reservation(j.id(), StreamTime.plus(st.nowMs, order.waitOf(slot)), List.of(st.node(slot).id()));
         }
         if (order.size() < s.nodes()) {
@@ -131,6 +134,9 @@ final class ReservationPlanner {
         final int units = scope == GangScope.LEAF ? st.leaves.size() : scope == GangScope.SPINE ? st.spines.size() : 1;
         final int[] seen = new int[Math.max(1, units)];
         for (final int slot : order) {
+            if (ReadyOrder.tooFar(order.waitOf(slot))) {
+                break; // and so is every node after it
+            }
             final int u = unitOf(st.node(slot), scope);
             if (++seen[u] == want) {
                 unitOut[0] = u;

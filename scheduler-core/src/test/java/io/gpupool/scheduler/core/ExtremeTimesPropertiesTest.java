@@ -8,6 +8,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -215,6 +216,21 @@ class ExtremeTimesPropertiesTest {
         resumed.addAll(apply(restored, run.inputs(), at, run.inputs().size()));
         assertEquals(first, resumed);
         assertArrayEquals(a.snapshot(), restored.snapshot(), "restored at " + at + ", same end state");
+    }
+
+    /**
+     * Found by CI: a node whose readiness was too far ahead to plan with stayed out of the ready order after
+     * stream time came near enough, while a restored engine (a fresh order) planned with it.
+     */
+    @Example
+    void aNodeTooFarAheadForAPlanComesIntoItAsTimeGoesOnAsInARestoredEngine() {
+        sameInputsGiveSameDecisionsAndSnapshotBytesAndASnapshotResumesExactly(-3632547432L, 61);
+    }
+
+    /** Found by a local run: a job that never ends backfilled onto a node reserved for the queue's head. */
+    @Example
+    void aReservationFoundAfterTimeJumpedHolds() {
+        noExceptionNoGpuOverFullLateJobsRejectedAndReservationsHold(21995817801906L);
     }
 
     private static List<EngineOutput> apply(final PoolEngine e, final List<EngineInput> in, final int from, final int to) {
