@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -72,6 +73,7 @@ final class PacedPipeline implements AutoCloseable {
     private KafkaProducer<String, JobEvent> events;
     private KafkaConsumer<String, PlacementDecision> decisions;
     private Thread telemetry;
+    private Thread reader;
     private long[] sentAt = new long[1 << 16];
     private int sent;
     private int firstUndecided;
@@ -81,6 +83,8 @@ final class PacedPipeline implements AutoCloseable {
     private long windowFrom = Long.MAX_VALUE;
     private long windowTo = Long.MAX_VALUE;
     private LatencyRecorder latency = new LatencyRecorder();
+    /** Latencies of the requests decided since the last progress line: a stall shows up in the line after it. */
+    private LatencyRecorder recent = new LatencyRecorder();
     private long decidedInWindow;
 
     private PacedPipeline(final PipelineBenchOptions o, final TopicNames topics, final PrintStream progress) {
@@ -120,6 +124,9 @@ final class PacedPipeline implements AutoCloseable {
         telemetry = new Thread(() -> telemetry(codecs), "bench-telemetry");
         telemetry.setDaemon(true);
         telemetry.start();
+        reader = new Thread(this::readDecisions, "bench-decisions");
+        reader.setDaemon(true);
+        reader.start();
     }
 
     /**
@@ -130,21 +137,19 @@ final class PacedPipeline implements AutoCloseable {
      * those still undecided count as slower than any in the percentiles.
      */
     Window measure(final int rate, final long warmupMs, final long measureMs, final long settleMs) {
-        final long now = System.currentTimeMillis();
-        windowFrom = now + warmupMs;
-        windowTo = windowFrom + measureMs;
-        latency = new LatencyRecorder();
-        decidedInWindow = 0;
-        offer(rate, Math.min(20_000L, warmupMs / 2), windowFrom, () -> false);
-        final int firstOfWindow = sent;
-        offer(rate, 0, windowTo, () -> false);
-        final int endOfWindow = sent;
-        offer(rate, 0, windowTo + settleMs, () -> allDecidedBefore(endOfWindow));
-        final long measured = endOfWindow - firstOfWindow;
-        final long undecided = measured - decided.get(firstOfWindow, endOfWindow).cardinality();
-        windowFrom = Long.MAX_VALUE;
-        return new Window(rate, decidedInWindow * 1000.0 / measureMs, latency.percentile(50, undecided),
-                latency.percentile(99, undecided), measured, undecided);
+        final long from = openWindow(System.currentTimeMillis() + warmupMs, measureMs);
+        offer(rate, Math.min(20_000L, warmupMs / 2), from, () -> false);
+        final int firstOfWindow = sent();
+        offer(rate, 0, from + measureMs, () -> false);
+        final int endOfWindow = sent();
+        offer(rate, 0, from + measureMs + settleMs, () -> allDecidedBefore(endOfWindow));
+        synchronized (this) {
+            final long measured = endOfWindow - firstOfWindow;
+            final long undecided = measured - decided.get(firstOfWindow, endOfWindow).cardinality();
+            windowFrom = Long.MAX_VALUE;
+            return new Window(rate, decidedInWindow * 1000.0 / measureMs, latency.percentile(50, undecided),
+                    latency.percentile(99, undecided), measured, undecided);
+        }
     }
 
     /**
@@ -152,20 +157,32 @@ final class PacedPipeline implements AutoCloseable {
      * overload ended is decided (or the run's recovery limit passes).
      */
     Overload overload(final int rate, final long overloadMs, final long recoveryLimitMs) {
-        windowFrom = System.currentTimeMillis();
-        windowTo = windowFrom + overloadMs;
-        decidedInWindow = 0;
-        latency = new LatencyRecorder();
+        final long from = openWindow(System.currentTimeMillis(), overloadMs);
         progress.printf("bench: overload: offering %d requests/s for %d s, then %d/s%n", 2 * rate, overloadMs / 1000, rate / 2);
-        offer(2 * rate, 0, windowTo, () -> false);
-        final int endOfOverload = sent;
+        offer(2 * rate, 0, from + overloadMs, () -> false);
+        final int endOfOverload = sent();
         final long overloadEnd = System.currentTimeMillis();
         offer(rate / 2, 0, overloadEnd + recoveryLimitMs, () -> allDecidedBefore(endOfOverload));
-        final boolean recovered = allDecidedBefore(endOfOverload);
-        final double recoveryS = recovered ? (System.currentTimeMillis() - overloadEnd) / 1000.0 : -1;
-        final long undecided = endOfOverload - decided.get(0, endOfOverload).cardinality();
-        windowFrom = Long.MAX_VALUE;
-        return new Overload(2 * rate, decidedInWindow * 1000.0 / overloadMs, recoveryS, undecided);
+        synchronized (this) {
+            final boolean recovered = allDecidedBefore(endOfOverload);
+            final double recoveryS = recovered ? (System.currentTimeMillis() - overloadEnd) / 1000.0 : -1;
+            final long undecided = endOfOverload - decided.get(0, endOfOverload).cardinality();
+            windowFrom = Long.MAX_VALUE;
+            return new Overload(2 * rate, decidedInWindow * 1000.0 / overloadMs, recoveryS, undecided);
+        }
+    }
+
+    /** Starts counting decisions and latencies for requests sent from {@code from} for {@code lengthMs}; returns {@code from}. */
+    private synchronized long openWindow(final long from, final long lengthMs) {
+        windowFrom = from;
+        windowTo = from + lengthMs;
+        latency = new LatencyRecorder();
+        decidedInWindow = 0;
+        return from;
+    }
+
+    private synchronized int sent() {
+        return sent;
     }
 
     /**
@@ -175,7 +192,10 @@ final class PacedPipeline implements AutoCloseable {
     void idle(final long limitMs) {
         final long until = System.currentTimeMillis() + limitMs;
         offer(0, 0, until, () -> allDecidedBefore(sent) && queued() == 0);
-        if (!allDecidedBefore(sent) || queued() != 0) {
+        synchronized (this) {
+            if (allDecidedBefore(sent) && queued() == 0) {
+                return;
+            }
             progress.printf("bench: warning: not idle after %d s: %d undecided, %d queued%n", limitMs / 1000,
                     sent - decidedCount, queued());
         }
@@ -187,22 +207,27 @@ final class PacedPipeline implements AutoCloseable {
     }
 
     private void offer(final int rate, final long rampMs, final long untilMs, final BooleanSupplier done) {
-        offeredRate = rate;
         final long from = System.currentTimeMillis();
-        final int base = sent;
+        final int base;
+        synchronized (this) {
+            offeredRate = rate;
+            base = sent;
+        }
         while (true) {
             final long now = System.currentTimeMillis();
-            if (now >= untilMs || done.getAsBoolean()) {
-                sends.check();
-                return;
+            synchronized (this) {
+                if (now >= untilMs || done.getAsBoolean()) {
+                    sends.check();
+                    return;
+                }
+                final long due = base + PipelineBench.due(now - from, rate, rampMs);
+                while (sent < due) {
+                    send(now);
+                }
+                completeDueJobs(now);
+                report(now);
             }
-            final long due = base + PipelineBench.due(now - from, rate, rampMs);
-            while (sent < due) {
-                send(now);
-            }
-            readDecisions();
-            completeDueJobs();
-            report(now);
+            sleep(1);
         }
     }
 
@@ -217,31 +242,44 @@ final class PacedPipeline implements AutoCloseable {
                 BenchFabric.submit(PipelineBench.POOL, id, SIZES[seq % SIZES.length])), sends);
     }
 
+    /**
+     * The reader thread: decisions are read as they come, on a thread of their own, so that a decision's time
+     * is when a consumer could have seen it, not when the offering loop next looks.
+     */
     private void readDecisions() {
-        for (final ConsumerRecord<String, PlacementDecision> r : decisions.poll(Duration.ofMillis(5))) {
-            final int seq = PipelineBench.seqOf(r.key());
-            if (seq < 0 || seq >= sent) {
-                continue;
-            }
+        while (!stop.get()) {
+            final ConsumerRecords<String, PlacementDecision> records = decisions.poll(Duration.ofMillis(100));
             final long now = System.currentTimeMillis();
-            if (!decided.get(seq)) {
-                decided.set(seq);
-                decidedCount++;
-                if (sentAt[seq] >= windowFrom && sentAt[seq] < windowTo) {
-                    latency.record(now - sentAt[seq]);
+            synchronized (this) {
+                for (final ConsumerRecord<String, PlacementDecision> r : records) {
+                    decided(r, now);
                 }
-                if (now >= windowFrom && now < windowTo) {
-                    decidedInWindow++;
-                }
-            }
-            if (r.value().getOutcome() == DecisionOutcome.PLACED) {
-                toComplete.add(new Completion(now + o.jobRuntimeMs(), seq, r.value().getDecisionId()));
             }
         }
     }
 
-    private void completeDueJobs() {
-        final long now = System.currentTimeMillis();
+    private void decided(final ConsumerRecord<String, PlacementDecision> r, final long now) {
+        final int seq = PipelineBench.seqOf(r.key());
+        if (seq < 0 || seq >= sent) {
+            return;
+        }
+        if (!decided.get(seq)) {
+            decided.set(seq);
+            decidedCount++;
+            recent.record(now - sentAt[seq]);
+            if (sentAt[seq] >= windowFrom && sentAt[seq] < windowTo) {
+                latency.record(now - sentAt[seq]);
+            }
+            if (now >= windowFrom && now < windowTo) {
+                decidedInWindow++;
+            }
+        }
+        if (r.value().getOutcome() == DecisionOutcome.PLACED) {
+            toComplete.add(new Completion(now + o.jobRuntimeMs(), seq, r.value().getDecisionId()));
+        }
+    }
+
+    private void completeDueJobs(final long now) {
         while (!toComplete.isEmpty() && toComplete.peek().dueMs() <= now) {
             final Completion c = toComplete.poll();
             final String id = PipelineBench.jobId(c.seq());
@@ -264,7 +302,9 @@ final class PacedPipeline implements AutoCloseable {
         }
         nextReport += 5_000;
         progress.println("bench: t=" + (now - start) / 1000 + "s offered=" + offeredRate + "/s sent=" + sent
-                + " decided=" + decidedCount + " backlog=" + (sent - decidedCount) + " " + poolLine());
+                + " decided=" + decidedCount + " backlog=" + (sent - decidedCount) + " p50_5s=" + recent.percentile(50)
+                + "ms p99_5s=" + recent.percentile(99) + "ms max_5s=" + recent.percentile(100) + "ms " + poolLine());
+        recent = new LatencyRecorder();
     }
 
     private long queued() {
@@ -332,11 +372,13 @@ final class PacedPipeline implements AutoCloseable {
     @Override
     public void close() {
         stop.set(true);
-        if (telemetry != null) {
-            try {
-                telemetry.join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        for (final Thread t : new Thread[] {telemetry, reader}) {
+            if (t != null) {
+                try {
+                    t.join(5_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
         }
         for (int i = resources.size() - 1; i >= 0; i--) {

@@ -30,10 +30,12 @@ public final class StreamsSettings {
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         // one broker: internal topics (changelogs, repartition) cannot have more than one replica
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-        // EOS commits are transaction commits: this bounds how long a decision waits to be visible. A
-        // request waits for two (stage 1, stage 2): at 5,000 requests/s, 50 ms gave a p50 of 90 ms and
-        // 30 ms one of 61 ms on the 2-core bench machine, for some more commits per second.
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 30);
+        // EOS commits are transaction commits: this bounds how long a decision waits to be visible, and a
+        // request waits for three (keying, routing, placing). On the 2-core bench machine at 200 requests/s
+        // (gpupool bench pipeline, 2026-12-01): 30 ms gave p50 94-96 ms and p99 268-343 ms, 20 ms p99 336 ms,
+        // 15 ms p99 99 ms, 10 ms p50 44-45 ms and p99 72-89 ms; the drain ceiling fell from 5,400-5,600 to
+        // 4,200-4,600 requests/s (more commits per second).
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 10);
         // stage 1 and stage 2 tasks on two threads: one stage's transaction commit does not stall the other
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
         // a produce right after a transaction commit gets CONCURRENT_TRANSACTIONS; the default back-off
