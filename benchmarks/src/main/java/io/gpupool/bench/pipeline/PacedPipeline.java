@@ -312,9 +312,14 @@ final class PacedPipeline implements AutoCloseable {
                 .map(v -> (long) v.queueDepth().total()).orElse(0L);
     }
 
-    /** Queue and GPUs of the bench pool, as its published view shows them (not stalling the placer): where a collapse starts. */
+    /**
+     * Queue and GPUs of the bench pool as its last published view shows them: where a collapse starts. It asks
+     * for no new view: a view is an engine snapshot on the placer's thread (hundreds of ms for 32k GPUs on a
+     * loaded machine), and one every progress line would be in every latency window. Views are asked for
+     * between windows ({@link #idle}), so the line shows the pool as of the last one, with its age.
+     */
     private String poolLine() {
-        return app.engines().pool(PipelineBench.POOL).flatMap(h -> h.views().current()).map(v -> {
+        return app.engines().pool(PipelineBench.POOL).flatMap(h -> h.views().lastPublished()).map(v -> {
             long allocated = 0;
             long unhealthy = 0;
             long total = 0;
@@ -324,7 +329,7 @@ final class PacedPipeline implements AutoCloseable {
                 total += m.total();
             }
             return "queued=" + v.queueDepth().total() + " gpus_allocated=" + allocated + "/" + total
-                    + " unhealthy=" + unhealthy;
+                    + " unhealthy=" + unhealthy + " (view " + v.ageMs() / 1000 + " s old)";
         }).orElse("pool not yet known");
     }
 

@@ -65,6 +65,14 @@ public final class PoolViewBoard {
         return Optional.ofNullable(latest);
     }
 
+    /**
+     * The last view published, without asking for a new one: for a reader that must not cost the placer an
+     * engine snapshot (a benchmark's progress line while it measures latency). Empty if none was ever published.
+     */
+    public Optional<PoolView> lastPublished() {
+        return Optional.ofNullable(latest);
+    }
+
     /** Whether a reader asked since the last publication; asking again sets it again. */
     boolean takeWanted() {
         return wanted.getAndSet(false);
