@@ -67,7 +67,8 @@ public final class PoolViewBoard {
 
     /**
      * The last view published, without asking for a new one: for a reader that must not cost the placer an
-     * engine snapshot (a benchmark's progress line while it measures latency). Empty if none was ever published.
+     * engine snapshot (the publisher itself, a benchmark's progress line while it measures latency). Empty if
+     * none was ever published.
      */
     public Optional<PoolView> lastPublished() {
         return Optional.ofNullable(latest);
@@ -78,9 +79,6 @@ public final class PoolViewBoard {
         return wanted.getAndSet(false);
     }
 
-    PoolView posted() {
-        return latest;
-    }
 
     synchronized void publish(final PoolView view) {
         latest = view;

@@ -36,7 +36,7 @@ public final class ViewPublisher {
         }
         final long now = SchedulerMetrics.wallNowMs();
         final long offset = handle.journalOffset();
-        final PoolView last = board.posted();
+        final PoolView last = board.lastPublished().orElse(null);
         if (last != null && last.journalOffset() == offset) {
             board.publish(last.reconfirmed(now));
             return;
