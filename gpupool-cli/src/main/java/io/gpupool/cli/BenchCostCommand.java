@@ -54,6 +54,12 @@ public final class BenchCostCommand implements Callable<Integer> {
             description = "Record the scheduler with JFR and print CPU shares (default ${DEFAULT-VALUE}).")
     boolean profile;
 
+    @Option(names = "--backlog", defaultValue = "0",
+            description = "0: the closed loop (default). N: the pool is first held full (a 1-GPU job on every GPU) and N"
+                    + " jobs queued behind it; the measured requests are those waiting jobs, each started by a release"
+                    + " and completed at once, so a request's cost is taken with a queue N deep (N >= --jobs).")
+    int backlog;
+
     @Mixin
     BenchPoolOptions pool;
 
@@ -66,7 +72,8 @@ public final class BenchCostCommand implements Callable<Integer> {
         final CostBenchOptions o;
         try {
             o = new CostBenchOptions(cluster.bootstrapServers(), registry, cluster.clientProperties(), jobs, warmupJobs,
-                    inFlight, complete, pool.nodes, pool.gpus, pool.leaves, storeCalls, profile, Files.createTempDirectory("gpupool-cost-"));
+                    inFlight, complete, pool.nodes, pool.gpus, pool.leaves, storeCalls, profile, Files.createTempDirectory("gpupool-cost-"),
+                    backlog);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

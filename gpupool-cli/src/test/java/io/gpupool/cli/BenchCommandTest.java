@@ -26,6 +26,15 @@ class BenchCommandTest {
     }
 
     @Test
+    void aCostBacklogShorterThanTheMeasuredJobsIsAUsageError() {
+        // refused before any connection: the addresses are never dialled
+        final CliRun r = CliRun.of("bench", "cost", "--bootstrap-server", "localhost:1", "--registry-url",
+                "http://localhost:1", "--jobs", "100", "--backlog", "50");
+        assertEquals(2, r.exitCode(), r.err());
+        assertTrue(r.err().contains("a backlog must hold at least the measured jobs (100)"), r.err());
+    }
+
+    @Test
     void benchWithoutNameSaysWhatToType() {
         final CliRun r = CliRun.of("bench");
         assertEquals(2, r.exitCode());

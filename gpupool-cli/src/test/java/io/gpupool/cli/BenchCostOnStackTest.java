@@ -53,6 +53,24 @@ class BenchCostOnStackTest {
         assertThat(f).containsKey("top_frame.1");
     }
 
+    @Test
+    void withABacklogEachRequestIsAWaitingJobStartedByARelease(final TestStack stack) {
+        final CliRun r = CliRun.of("bench", "cost", "--bootstrap-server", stack.bootstrapServers(),
+                "--registry-url", stack.requireRegistryUrl(), "--nodes", "4", "--leaves", "1", "--jobs", "60",
+                "--warmup-jobs", "10", "--in-flight", "8", "--backlog", "100", "--no-profile", "--no-store-calls");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        final Map<String, String> f = r.out().lines().filter(l -> l.contains("="))
+                .collect(Collectors.toMap(l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1)));
+        assertThat(f).as(r.out()).containsEntry("mode", "backlog").containsEntry("queue_depth_at_start", "100");
+        // the measured 60, and the jobs placed by then and not yet released (each of the 8 chains has about one)
+        assertThat(Long.parseLong(f.get("requests_decided"))).isBetween(60L, 60L + 2 * 8);
+        // the waiting jobs were submitted before the measurement: a request in it is a COMPLETED report, and the
+        // waiting job's PLACED and RELEASED
+        assertThat(f).doesNotContainKey("topic.jobs.records_per_request"); // a topic that took no offsets
+        assertThat(number(f, "topic.job-events.records_per_request")).isBetween(1.0, 1.2);
+        assertThat(number(f, "decisions_per_request")).isGreaterThanOrEqualTo(2.0);
+    }
+
     private static double number(final Map<String, String> figures, final String name) {
         assertThat(figures).as(name).containsKey(name);
         return Double.parseDouble(figures.get(name));

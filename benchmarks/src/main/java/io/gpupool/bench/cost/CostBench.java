@@ -1,5 +1,6 @@
 package io.gpupool.bench.cost;
 
+import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobEvent;
 import io.gpupool.avro.NodeInventory;
@@ -44,6 +45,8 @@ import org.apache.kafka.streams.StreamsConfig;
  */
 public final class CostBench {
     private static final String POOL = "bench";
+    private static final String HOLDERS = "hold";
+    private static final String WAITING = "wait";
 
     private CostBench() {
     }
@@ -92,6 +95,12 @@ public final class CostBench {
             progress.printf("cost: %d warm-up and %d measured requests, at most %d in flight, %s%n", o.warmupJobs(),
                     o.jobs(), o.inFlight(), o.complete() ? "each placed job completed at once" : "placement only");
             loop.run(0, o.warmupJobs(), "warm-up");
+            if (o.backlog() > 0) {
+                progress.printf("cost: the pool held full by %d jobs, then %d waiting jobs%n",
+                        (long) o.nodes() * o.gpusPerNode(), o.backlog());
+                loop.fill(HOLDERS, o.nodes() * o.gpusPerNode(), DecisionOutcome.PLACED);
+                loop.fill(WAITING, o.backlog(), DecisionOutcome.QUEUED);
+            }
 
             final TopicMark topicsBefore = TopicMark.of(admin, prefix);
             final Map<String, Map<String, Long>> storesBefore = StoreOps.count(app.streams());
@@ -100,7 +109,11 @@ public final class CostBench {
             final Map<Long, Long> cpuBefore = SchedulerThreads.cpuNanos(appId);
             final CpuProfile profile = o.profile() ? CpuProfile.start(o.stateDir().resolve(prefix + ".jfr")) : null;
             final long start = System.nanoTime();
-            loop.run(o.warmupJobs(), o.jobs(), "measured");
+            if (o.backlog() > 0) {
+                loop.drain(HOLDERS, WAITING, o.jobs(), "measured");
+            } else {
+                loop.run(o.warmupJobs(), o.jobs(), "measured");
+            }
             final long wallNanos = System.nanoTime() - start;
             final long cpuNanos = SchedulerThreads.between(cpuBefore, SchedulerThreads.cpuNanos(appId));
             final Map<String, Map<String, Long>> storeCalls = StoreOps.between(storesBefore,
@@ -115,7 +128,8 @@ public final class CostBench {
             final Map<String, TopicCost> written = TopicCost.between(topicsBefore, topicsAfter, o.bootstrapServers(),
                     o.clientOverrides());
 
-            figures.put("mode", o.complete() ? "lifecycle" : "placement");
+            figures.put("mode", o.backlog() > 0 ? "backlog" : o.complete() ? "lifecycle" : "placement");
+            figures.put("queue_depth_at_start", Integer.toString(o.backlog()));
             figures.put("requests_decided", Long.toString(decided));
             figures.put("requests_per_s", String.format(Locale.ROOT, "%.0f", decided * 1e9 / wallNanos));
             figures.put("decisions_per_request", perRequest(loop.decisionRecords() - decisionRecordsBefore, decided));

@@ -15,11 +15,18 @@ import java.util.Properties;
  * @param storeCalls count state-store calls (Streams' DEBUG metrics, see {@link StoreOps}); they cost CPU of
  *                   their own, which the profile then shows under metrics
  * @param profile    record the scheduler's threads with JFR during the measurement and print the CPU shares
+ * @param backlog    0: the closed loop above; more: the measured requests are a queue of this many waiting jobs
+ *                   in a pool held full (one 1-GPU job on every GPU), each started by a release and completed at
+ *                   once, so that a request's cost is measured with the queue this deep
  */
 public record CostBenchOptions(String bootstrapServers, String registryUrl, Properties clientOverrides, int jobs,
                                int warmupJobs, int inFlight, boolean complete, int nodes, int gpusPerNode, int leaves,
-                               boolean storeCalls, boolean profile, Path stateDir) {
+                               boolean storeCalls, boolean profile, Path stateDir, int backlog) {
     public CostBenchOptions {
+        if (backlog < 0 || backlog > 0 && (backlog < jobs || !complete)) {
+            throw new IllegalArgumentException("a backlog must hold at least the measured jobs (" + jobs + "), and its"
+                    + " jobs are completed (no --no-complete); got --backlog " + backlog);
+        }
         if (jobs < 1 || warmupJobs < 0 || inFlight < 1 || nodes < 1 || gpusPerNode < 1 || leaves < 1) {
             throw new IllegalArgumentException("jobs, in-flight jobs, nodes, GPUs and leaves must be positive and the"
                     + " warm-up not negative");

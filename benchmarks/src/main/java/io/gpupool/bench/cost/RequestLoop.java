@@ -9,7 +9,11 @@ import io.gpupool.bench.pipeline.BenchFabric;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -33,6 +37,8 @@ final class RequestLoop {
     private final int inFlight;
     private final PrintStream progress;
     private long decided;
+    /** Placement ids of the jobs {@link #fill} saw placed. */
+    private final Map<String, String> holding = new HashMap<>();
     private long decisionRecords;
 
     RequestLoop(final String pool, final String jobsTopic, final String eventsTopic,
@@ -62,16 +68,11 @@ final class RequestLoop {
 
     /** Submits jobs {@code first} .. {@code first + count - 1} and returns once every one of them is finished. */
     void run(final int first, final int count, final String phase) {
-        final long start = System.currentTimeMillis();
+        final Watch w = new Watch(phase, count);
         long submitted = 0;
-        long finished = 0;
-        long lastFinish = start;
-        long nextProgress = start + 5_000;
-        while (finished < count) {
-            while (submitted < count && submitted - finished < inFlight) {
-                final String id = jobId(first + (int) submitted++);
-                jobs.send(new ProducerRecord<>(jobsTopic, null, System.currentTimeMillis(), id,
-                        BenchFabric.submit(pool, id, 1)));
+        while (w.finished < count) {
+            while (submitted < count && submitted - w.finished < inFlight) {
+                submit(jobId(first + (int) submitted++));
             }
             for (final ConsumerRecord<String, PlacementDecision> r : decisions.poll(Duration.ofMillis(20))) {
                 decisionRecords++;
@@ -80,15 +81,109 @@ final class RequestLoop {
                     decided++;
                 }
                 if (outcome == DecisionOutcome.PLACED && complete) {
-                    final long now = System.currentTimeMillis();
-                    events.send(new ProducerRecord<>(eventsTopic, null, now, r.key(), JobEvent.newBuilder()
-                            .setJobId(r.key()).setEventId("done-" + r.key()).setType(JobEventType.COMPLETED)
-                            .setPlacementId(r.value().getDecisionId()).setOccurredAt(Instant.ofEpochMilli(now)).build()));
+                    complete(r);
                 } else if (outcome != DecisionOutcome.QUEUED) {
-                    finished++;
-                    lastFinish = System.currentTimeMillis();
+                    w.finishedOne();
                 }
             }
+            w.tick();
+        }
+    }
+
+    /**
+     * Submits {@code count} jobs named {@code prefix-0..} at once and returns when each has had a decision of
+     * {@code outcome} (PLACED: jobs that hold the pool; QUEUED: jobs that wait). Nothing is completed.
+     */
+    void fill(final String prefix, final int count, final DecisionOutcome outcome) {
+        final Watch w = new Watch(prefix + " " + outcome.name().toLowerCase(Locale.ROOT), count);
+        for (int i = 0; i < count; i++) {
+            submit(prefix + "-" + i);
+        }
+        jobs.flush();
+        final Set<String> seen = new HashSet<>();
+        while (w.finished < count) {
+            for (final ConsumerRecord<String, PlacementDecision> r : decisions.poll(Duration.ofMillis(20))) {
+                if (r.key().startsWith(prefix + "-") && r.value().getOutcome() == outcome) {
+                    if (seen.add(r.key())) {
+                        w.finishedOne();
+                    }
+                    if (outcome == DecisionOutcome.PLACED) {
+                        holding.put(r.key(), r.value().getDecisionId().toString());
+                    }
+                } else if (r.value().getOutcome() != DecisionOutcome.QUEUED) {
+                    throw new IllegalStateException("while filling with " + prefix + " jobs: " + r.key() + " was "
+                            + r.value().getOutcome() + " (" + r.value().getReasonCode() + ")");
+                }
+            }
+            w.tick();
+        }
+    }
+
+    /**
+     * With the pool held by {@code holders} jobs and a queue of {@code waitingPrefix} jobs: completes {@code inFlight}
+     * holders, then completes every job placed, so that each release starts the next waiting job; returns once
+     * {@code count} waiting jobs have been placed and released. Only those are counted as decided.
+     */
+    void drain(final String holders, final String waitingPrefix, final int count, final String phase) {
+        final Watch w = new Watch(phase, count);
+        for (int i = 0; i < inFlight; i++) {
+            final String id = holders + "-" + i;
+            complete(id, holding.get(id));
+        }
+        while (w.finished < count) {
+            for (final ConsumerRecord<String, PlacementDecision> r : decisions.poll(Duration.ofMillis(20))) {
+                decisionRecords++;
+                final DecisionOutcome outcome = r.value().getOutcome();
+                final boolean waiting = r.key().startsWith(waitingPrefix + "-");
+                if (waiting && (outcome == DecisionOutcome.PLACED || outcome == DecisionOutcome.REJECTED)) {
+                    decided++;
+                }
+                if (outcome == DecisionOutcome.PLACED) {
+                    complete(r);
+                } else if (waiting && outcome != DecisionOutcome.QUEUED) {
+                    w.finishedOne();
+                }
+            }
+            w.tick();
+        }
+    }
+
+    private void submit(final String id) {
+        jobs.send(new ProducerRecord<>(jobsTopic, null, System.currentTimeMillis(), id, BenchFabric.submit(pool, id, 1)));
+    }
+
+    private void complete(final ConsumerRecord<String, PlacementDecision> placed) {
+        complete(placed.key(), placed.value().getDecisionId().toString());
+    }
+
+    /** A COMPLETED report of the placement named. */
+    private void complete(final String jobId, final String placementId) {
+        final long now = System.currentTimeMillis();
+        events.send(new ProducerRecord<>(eventsTopic, null, now, jobId, JobEvent.newBuilder()
+                .setJobId(jobId).setEventId("done-" + jobId).setType(JobEventType.COMPLETED)
+                .setPlacementId(placementId).setOccurredAt(Instant.ofEpochMilli(now)).build()));
+    }
+
+    /** Progress every 5 s, and a stall (no request finished for {@link #STALL_MS}) ends the bench. */
+    private final class Watch {
+        private final String phase;
+        private final long count;
+        private final long start = System.currentTimeMillis();
+        private long finished;
+        private long lastFinish = start;
+        private long nextProgress = start + 5_000;
+
+        Watch(final String phase, final long count) {
+            this.phase = phase;
+            this.count = count;
+        }
+
+        void finishedOne() {
+            finished++;
+            lastFinish = System.currentTimeMillis();
+        }
+
+        void tick() {
             final long now = System.currentTimeMillis();
             if (now >= nextProgress) {
                 nextProgress += 5_000;
