@@ -9,6 +9,7 @@ import io.gpupool.scheduler.core.ModelCapacity;
 import io.gpupool.scheduler.core.PlacementPart;
 import io.gpupool.scheduler.core.PoolEngine;
 import io.gpupool.scheduler.journal.Applied;
+import io.gpupool.scheduler.journal.DecisionWording;
 import io.gpupool.scheduler.journal.EngineSnapshot;
 import io.gpupool.scheduler.journal.JournalApplier;
 import io.gpupool.scheduler.journal.JournalRecord;
@@ -61,7 +62,7 @@ public final class PointInTime {
             out.printf("  decisions up to then: %d%n", decisions.size());
             for (final PlacementDecision d : decisions) {
                 out.printf("    %s %s %s: %s (journal %d@%d)%n", d.getCause().getTimestamp(), d.getOutcome(),
-                        d.getReasonCode(), d.getMessage(), d.getCause().getPartition(), d.getCause().getOffset());
+                        d.getReasonCode(), DecisionWording.message(d), d.getCause().getPartition(), d.getCause().getOffset());
             }
             out.flush();
         }
