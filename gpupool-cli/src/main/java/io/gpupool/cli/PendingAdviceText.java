@@ -59,11 +59,16 @@ final class PendingAdviceText {
             case "topologyRequired" -> "--topology-mode preferred";
             case "network" -> "--network " + to;
             case "allowedModels" -> "--gpu-model '" + to + "'";
-            case "runtimeEstimateMs" -> "--runtime-estimate " + Long.parseLong(to) / 1000 + "s";
+            case "runtimeEstimateMs" -> "--runtime-estimate " + atMost(Long.parseLong(to));
             case "nodes" -> "--nodes " + to;
             case "gpusPerNode" -> "--gpus " + to;
             default -> c.path("field").asText() + " " + to;
         };
+    }
+
+    /** An estimate no longer than {@code ms}, in the largest whole unit the flag reads. */
+    private static String atMost(final long ms) {
+        return ms >= 60_000 && ms % 60_000 == 0 ? ms / 60_000 + "m" : ms >= 1000 ? ms / 1000 + "s" : ms + "ms";
     }
 
     private static String ends(final JsonNode endMs, final long now) {
