@@ -39,15 +39,20 @@ final class PendingAdvisor {
     PendingAdvice advise(final Job j, final Reason why) {
         final List<String> ahead = new ArrayList<>();
         int aheadCount = 0;
+        int behind = 0;
+        boolean past = false;
         for (final Job other : st.queue.policyOrdered(st, cfg)) {
             if (other == j) {
-                break;
-            }
-            if (other.state == JobState.QUEUED && !pass.overQuota(other)) {
-                if (ahead.size() < SHOWN) {
-                    ahead.add(other.id());
+                past = true;
+            } else if (other.state == JobState.QUEUED && !pass.overQuota(other)) {
+                if (past) {
+                    behind++;
+                } else {
+                    if (ahead.size() < SHOWN) {
+                        ahead.add(other.id());
+                    }
+                    aheadCount++;
                 }
-                aheadCount++;
             }
         }
         final JobSpec s = j.spec;
@@ -59,7 +64,14 @@ final class PendingAdvisor {
         for (final Job h : holders.subList(0, Math.min(SHOWN, holders.size()))) {
             shown.add(holder(h));
         }
-        return new PendingAdvice(j.id(), changes, shown, holders.size(), ahead, aheadCount, notes(s, why));
+        final List<String> notes = new ArrayList<>(notes(s, why));
+        final Reservation r = st.reservation;
+        if (!changes.isEmpty() && r != null && r.jobId().equals(j.id()) && behind > 0) {
+            // its changes were checked against the pool, not against the jobs that would move up once it is gone
+            notes.add("it holds the head-of-queue reservation: asked for again with a change, it queues behind the "
+                    + behind + " job" + (behind == 1 ? "" : "s") + " waiting after it, which may take the room first");
+        }
+        return new PendingAdvice(j.id(), changes, shown, holders.size(), ahead, aheadCount, notes);
     }
 
     // ------------------------------------------------------------------ changes to the request

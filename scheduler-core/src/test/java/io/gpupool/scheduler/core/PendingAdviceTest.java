@@ -128,6 +128,25 @@ class PendingAdviceTest {
     }
 
     @Test
+    void theHeadOfTheQueueIsWarnedThatAskingAgainPutsItBehindTheJobsWaitingAfterIt() {
+        final PoolEngine e = Pools.pool(Pools.config(ScoringPolicy.BEST_FIT), 1, 2, 8);
+        e.apply(Pools.submit(1_000, JobSpec.builder("running").gang(1, 8).runtimeEstimateMs(10 * MIN).build()));
+        e.apply(Pools.submit(2_000, JobSpec.builder("head").gang(2, 8).build()));
+        assertEquals(List.of(), advice(e, "head").notes(), "nobody waits after it: its changes hold as they are");
+        e.apply(Pools.submit(3_000, JobSpec.builder("next").gang(2, 8).build()));
+
+        final PendingAdvice a = advice(e, "head");
+        assertEquals("1", only(a, PendingAdvice.ChangeKind.FEWER_NODES).to(), "one node fits now");
+        assertEquals(List.of("it holds the head-of-queue reservation: asked for again with a change, it queues behind "
+                + "the 1 job waiting after it, which may take the room first"), a.notes());
+        // and so it does: the next gang reserves both nodes, and one node for an hour would delay it
+        final long now = e.nowMs();
+        e.apply(new EngineInput.CancelJob(now, "head", "apply the advice"));
+        final EngineOutput out = e.apply(Pools.submit(now, JobSpec.builder("head2").gang(1, 8).build()));
+        assertEquals(List.of(), Pools.of(out, DecisionKind.PLACED), "the warning was due");
+    }
+
+    @Test
     void whenNoChangeHelpsTheAdviceSaysSoAndNamesWhatItWaitsFor() {
         final PoolEngine e = Pools.pool(Pools.config(ScoringPolicy.BEST_FIT), 1, 2, 8);
         e.apply(Pools.submit(1_000, JobSpec.builder("all").gang(2, 8).runtimeEstimateMs(5 * MIN).build()));
@@ -176,6 +195,16 @@ class PendingAdviceTest {
         assertArrayEquals(before, e.snapshot());
         assertEquals(a, advice(PoolEngine.restore(before, e.config()), "x"));
         assertTrue(e.advice("one").isEmpty(), "a running job gets no advice");
+        // and decides on as an engine that was never asked: the same decisions, the same bytes
+        final PoolEngine unasked = PoolEngine.restore(before, e.config());
+        final List<EngineInput> next = List.of(Pools.submit(3_000, JobSpec.builder("y").gang(1, 4).build()),
+                Pools.submit(4_000, JobSpec.builder("z").gang(2, 8).build()),
+                new EngineInput.CancelJob(5_000, "one", "done"), new EngineInput.ClockTick(6_000));
+        for (final EngineInput in : next) {
+            e.advice("x"); // waiting or, once the pool freed up, not
+            assertEquals(unasked.apply(in).decisions().toString(), e.apply(in).decisions().toString(), "after " + in);
+        }
+        assertArrayEquals(unasked.snapshot(), e.snapshot());
     }
 
     // ------------------------------------------------------------------ helpers
