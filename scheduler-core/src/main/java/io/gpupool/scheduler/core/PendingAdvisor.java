@@ -58,7 +58,7 @@ final class PendingAdvisor {
         final JobSpec s = j.spec;
         final boolean quota = pass.overQuota(s);
         final boolean fitsNow = !quota && placer.place(s) != null;
-        final List<PendingAdvice.Change> changes = changes(j, aheadCount, why);
+        final List<PendingAdvice.Change> changes = changes(j, aheadCount + behind, why);
         final List<Job> holders = fitsNow ? List.of() : quota ? tenantHolders(s) : capacityHolders(s);
         final List<PendingAdvice.Holder> shown = new ArrayList<>();
         for (final Job h : holders.subList(0, Math.min(SHOWN, holders.size()))) {
@@ -76,12 +76,12 @@ final class PendingAdvisor {
 
     // ------------------------------------------------------------------ changes to the request
 
-    private List<PendingAdvice.Change> changes(final Job j, final int aheadCount, final Reason why) {
+    private List<PendingAdvice.Change> changes(final Job j, final int othersWaiting, final Reason why) {
         final JobSpec s = j.spec;
         final List<PendingAdvice.Change> out = new ArrayList<>();
         if (s.nodes() > 1 && s.topologyRequired() && s.topology() != GangScope.POOL) {
             final JobSpec t = copy(s, s.nodes(), s.gpusPerNode(), s.allowedModels(), false, s.network(), s.runtimeEstimateMs());
-            if (runsNow(j, t, aheadCount)) {
+            if (runsNow(j, t, othersWaiting)) {
                 final String scope = (s.topology() == GangScope.NODE ? GangScope.LEAF : s.topology()).name().toLowerCase(Locale.ROOT);
                 out.add(new PendingAdvice.Change(PendingAdvice.ChangeKind.TOPOLOGY_PREFERRED, "topologyRequired", "true",
                         "false", "one " + scope + " preferred instead of required"));
@@ -91,7 +91,7 @@ final class PendingAdvisor {
             final Network other = s.network() == Network.INFINIBAND ? Network.ROCE : Network.INFINIBAND;
             for (final Network n : List.of(other, Network.ANY)) {
                 if (runsNow(j, copy(s, s.nodes(), s.gpusPerNode(), s.allowedModels(), s.topologyRequired(), n,
-                        s.runtimeEstimateMs()), aheadCount)) {
+                        s.runtimeEstimateMs()), othersWaiting)) {
                     out.add(new PendingAdvice.Change(PendingAdvice.ChangeKind.NETWORK, "network", lower(s.network()),
                             lower(n), "network " + lower(n) + " instead of " + lower(s.network())));
                     break;
@@ -110,7 +110,7 @@ final class PendingAdvisor {
             int suggested = 0;
             for (final String name : names) {
                 if (suggested < MODELS_SUGGESTED && runsNow(j, copy(s, s.nodes(), s.gpusPerNode(), List.of(name),
-                        s.topologyRequired(), s.network(), s.runtimeEstimateMs()), aheadCount)) {
+                        s.topologyRequired(), s.network(), s.runtimeEstimateMs()), othersWaiting)) {
                     final String from = String.join("|", s.allowedModels());
                     out.add(new PendingAdvice.Change(PendingAdvice.ChangeKind.MODEL, "allowedModels", from, name,
                             "GPU model " + name + " instead of " + from));
@@ -124,7 +124,7 @@ final class PendingAdvisor {
             final long most = r.startAtMs() - st.nowMs;
             final long now = st.estimator.estimate(s, cfg.defaultRuntimeMs());
             if (most < now && runsNow(j, copy(s, s.nodes(), s.gpusPerNode(), s.allowedModels(), s.topologyRequired(),
-                    s.network(), most), aheadCount)) {
+                    s.network(), most), othersWaiting)) {
                 out.add(new PendingAdvice.Change(PendingAdvice.ChangeKind.SHORTER_ESTIMATE, "runtimeEstimateMs",
                         Long.toString(now), Long.toString(most), "a runtime estimate of at most " + most
                         + " ms instead of " + now + " ms (ends before " + r.jobId() + " is due to start)"));
@@ -133,7 +133,7 @@ final class PendingAdvisor {
         if (!s.isShare() && s.gpusPerNode() > 0) {
             if (s.nodes() > 1) {
                 final int n = largest(s.nodes() - 1, k -> copy(s, k, s.gpusPerNode(), s.allowedModels(),
-                        s.topologyRequired(), s.network(), s.runtimeEstimateMs()), j, aheadCount);
+                        s.topologyRequired(), s.network(), s.runtimeEstimateMs()), j, othersWaiting);
                 if (n > 0) {
                     out.add(new PendingAdvice.Change(PendingAdvice.ChangeKind.FEWER_NODES, "nodes",
                             Integer.toString(s.nodes()), Integer.toString(n), n + " node" + (n == 1 ? "" : "s")
@@ -141,7 +141,7 @@ final class PendingAdvisor {
                 }
             } else {
                 final int k = largest(s.gpusPerNode() - 1, g -> copy(s, 1, g, s.allowedModels(), s.topologyRequired(),
-                        s.network(), s.runtimeEstimateMs()), j, aheadCount);
+                        s.network(), s.runtimeEstimateMs()), j, othersWaiting);
                 if (k > 0) {
                     out.add(new PendingAdvice.Change(PendingAdvice.ChangeKind.FEWER_GPUS, "gpusPerNode",
                             Integer.toString(s.gpusPerNode()), Integer.toString(k), k + " GPU" + (k == 1 ? "" : "s")
@@ -156,12 +156,12 @@ final class PendingAdvisor {
      * The largest size in 1..{@code most} whose request runs now, or 0. A search by halves: a smaller gang or
      * fewer GPUs fits wherever a larger one does, and the answer is one that was tried and ran.
      */
-    private int largest(final int most, final IntFunction<JobSpec> sized, final Job j, final int aheadCount) {
+    private int largest(final int most, final IntFunction<JobSpec> sized, final Job j, final int othersWaiting) {
         int lo = 0; // runs (0: none known)
         int hi = most + 1; // does not run
         while (hi - lo > 1) {
             final int mid = lo + (hi - lo) / 2;
-            if (runsNow(j, sized.apply(mid), aheadCount)) {
+            if (runsNow(j, sized.apply(mid), othersWaiting)) {
                 lo = mid;
             } else {
                 hi = mid;
@@ -173,10 +173,10 @@ final class PendingAdvisor {
     /**
      * Whether the changed request would be placed by the next queue pass: it fits now, is within its
      * tenant's cap, passes the standing head-of-queue reservation as backfill, and (strict order, no
-     * backfill) no job waits ahead of it.
+     * backfill) no other job waits: asked for again, it would queue behind them and the pass stops at the first.
      */
-    private boolean runsNow(final Job j, final JobSpec changed, final int aheadCount) {
-        if ((!cfg.backfill() && aheadCount > 0) || pass.overQuota(changed)) {
+    private boolean runsNow(final Job j, final JobSpec changed, final int othersWaiting) {
+        if ((!cfg.backfill() && othersWaiting > 0) || pass.overQuota(changed)) {
             return false;
         }
         final Candidate c = placer.place(changed);
