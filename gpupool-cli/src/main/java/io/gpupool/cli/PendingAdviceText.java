@@ -41,6 +41,9 @@ final class PendingAdviceText {
             out.printf("  waiting for: %s%s%n", String.join("; ", shown),
                     holders > shown.size() ? "; and " + (holders - shown.size()) + " more" : "");
         }
+        if (holders == 0 && !a.path("fitsNow").asBoolean()) {
+            out.println("  waiting for: no running job whose end alone frees its room (see the reason)");
+        }
         final int ahead = a.path("jobsAheadCount").asInt();
         if (ahead > 0) {
             final List<String> ids = strings(a.path("jobsAhead"));

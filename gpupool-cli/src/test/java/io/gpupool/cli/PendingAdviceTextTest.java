@@ -45,9 +45,15 @@ class PendingAdviceTextTest {
     @Test
     void noChangeSaysSoAndAJobWithoutAdvicePrintsNothing() throws Exception {
         assertThat(print("""
-                {"view": {"streamTimeMs": 0}, "advice": {"wouldRunIf": [], "waitingFor": [], "waitingForCount": 0,
-                 "jobsAhead": [], "jobsAheadCount": 0, "notes": []}}
-                """)).isEqualTo("  would run now if: no single change to the request places it now\n");
+                {"view": {"streamTimeMs": 0}, "advice": {"fitsNow": false, "wouldRunIf": [], "waitingFor": [],
+                 "waitingForCount": 0, "jobsAhead": [], "jobsAheadCount": 0, "notes": []}}
+                """)).isEqualTo("  would run now if: no single change to the request places it now\n"
+                + "  waiting for: no running job whose end alone frees its room (see the reason)\n");
+        assertThat(print("""
+                {"view": {"streamTimeMs": 0}, "advice": {"fitsNow": true, "wouldRunIf": [], "waitingFor": [],
+                 "waitingForCount": 0, "jobsAhead": ["h"], "jobsAheadCount": 1, "notes": []}}
+                """)).isEqualTo("  would run now if: no single change to the request places it now\n"
+                + "  jobs ahead in the queue: h\n");
         assertThat(print("{\"state\": \"placed\"}")).isEmpty();
         assertThat(PendingAdviceText.duration(45_000)).isEqualTo("45s");
         assertThat(PendingAdviceText.duration(3 * 3_600_000 + 5 * 60_000)).isEqualTo("3h05m");

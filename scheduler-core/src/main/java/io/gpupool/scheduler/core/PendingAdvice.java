@@ -9,6 +9,8 @@ import java.util.Objects;
  * query API) against the pool as it is, never while deciding, and never recorded: a pure function of the
  * engine state, like the reason it goes with.
  *
+ * @param fitsNow        the request as it is fits the pool now: it waits for the jobs ahead of it or for the
+ *                       head-of-queue reservation, not for capacity
  * @param wouldRunIf     changes to the request, each on its own enough to place the job now: it then fits,
  *                       stays within its tenant's cap and does not delay the job reserved at the head of the
  *                       queue (smallest change first: topology, network, model, estimate, size)
@@ -19,7 +21,7 @@ import java.util.Objects;
  * @param jobsAheadCount how many wait ahead in all
  * @param notes          facts the reason code alone does not tell (a fabric that is full, not missing)
  */
-public record PendingAdvice(String jobId, List<Change> wouldRunIf, List<Holder> waitingFor, int waitingForCount,
+public record PendingAdvice(String jobId, boolean fitsNow, List<Change> wouldRunIf, List<Holder> waitingFor, int waitingForCount,
                             List<String> jobsAhead, int jobsAheadCount, List<String> notes) {
     public PendingAdvice {
         Objects.requireNonNull(jobId, "jobId");

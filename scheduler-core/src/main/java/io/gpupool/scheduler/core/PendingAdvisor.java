@@ -71,7 +71,7 @@ final class PendingAdvisor {
             notes.add("it holds the head-of-queue reservation: asked for again with a change, it queues behind the "
                     + behind + " job" + (behind == 1 ? "" : "s") + " waiting after it, which may take the room first");
         }
-        return new PendingAdvice(j.id(), changes, shown, holders.size(), ahead, aheadCount, notes);
+        return new PendingAdvice(j.id(), fitsNow, changes, shown, holders.size(), ahead, aheadCount, notes);
     }
 
     // ------------------------------------------------------------------ changes to the request

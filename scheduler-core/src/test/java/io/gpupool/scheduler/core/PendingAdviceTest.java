@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -54,6 +55,7 @@ class PendingAdviceTest {
         final PendingAdvice.Change t = only(a, PendingAdvice.ChangeKind.TOPOLOGY_PREFERRED);
         assertEquals("one leaf preferred instead of required", t.text());
         assertEquals(List.of(), a.waitingFor(), "no end of a running job frees a leaf of two nodes");
+        assertFalse(a.fitsNow());
 
         assertPlacedWith(e, x, JobSpec.builder("x2").gang(2, 8).topology(GangScope.LEAF, false).build());
     }
@@ -123,6 +125,7 @@ class PendingAdviceTest {
         final long most = 1_000 + 10 * MIN - 3_000;
         assertEquals(Long.toString(most), shorter.to());
         assertEquals(List.of(), ids(a.waitingFor()), "it fits now: it waits for no running job");
+        assertTrue(a.fitsNow());
 
         assertPlacedWith(e, x, JobSpec.builder("x2").gang(1, 8).runtimeEstimateMs(most).build());
     }

@@ -206,6 +206,7 @@ final class Views {
             holders.add(x);
         }
         final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("fitsNow", a.fitsNow());
         m.put("wouldRunIf", changes);
         m.put("waitingFor", holders);
         m.put("waitingForCount", a.waitingForCount());
