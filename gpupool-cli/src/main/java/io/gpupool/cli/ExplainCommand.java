@@ -54,6 +54,7 @@ public final class ExplainCommand implements Callable<Integer> {
                 out.printf("    %s: %s%n", e.getKey(), e.getValue().asText());
             }
         }
+        PendingAdviceText.print(out, j);
         if (j.hasNonNull("placementId")) {
             out.printf("  placement %s%n", j.path("placementId").asText());
         }
@@ -72,7 +73,7 @@ public final class ExplainCommand implements Callable<Integer> {
             out.println("  decisions:");
             for (final JsonNode d : j.path("history")) {
                 out.printf("    %s %-9s %s: %s (journal %s@%s)%n", d.path("decisionId").asText(), d.path("outcome").asText(),
-                        d.path("reasonCode").asText(), d.path("message").asText(), d.path("journalPartition").asText(),
+                        d.path("reasonCode").asText(), d.path(d.has("text") ? "text" : "message").asText(), d.path("journalPartition").asText(),
                         d.path("journalOffset").asText());
             }
         }

@@ -58,6 +58,10 @@ class QueueExplainCommandTest {
             }
             p.send(new ProducerRecord<>(catalog.name(Topic.INVENTORY), "c0", NodeInventory.newBuilder().setNodeId("c0")
                     .setPool("cli").setObservedAt(Instant.EPOCH).setSource("test").setGpus(gpus).build()));
+            // a one-GPU node: the waiting two-GPU job would run on it with one GPU, which explain must say
+            p.send(new ProducerRecord<>(catalog.name(Topic.INVENTORY), "c1", NodeInventory.newBuilder().setNodeId("c1")
+                    .setPool("cli").setObservedAt(Instant.EPOCH).setSource("test")
+                    .setGpus(List.of(GpuInfo.newBuilder().setUuid("GPU-c1-0").setIndex(0).setModel("A100").build())).build()));
             p.flush();
             p.send(new ProducerRecord<>(catalog.name(Topic.JOBS), "first", submit("first", 4)));
             p.flush();
@@ -79,8 +83,14 @@ class QueueExplainCommandTest {
             final CliRun explain = CliRun.of("explain", "second", "--scheduler-url", url);
             assertThat(explain.exitCode()).as(explain.err()).isZero();
             assertThat(explain.out()).contains("job second in pool cli: queued", "reason:", "decisions:", "QUEUED");
+            // the way out: the change that places it now, with its flag, and the job whose end frees the room
+            assertThat(explain.out()).contains("would run now if (any one of):\n    1 GPU instead of 2 (--gpus 1)\n")
+                    .containsPattern("waiting for: job first \\(tenant team, 4 GPUs on c0, ends ~in \\d+[smh]");
             final CliRun placed = CliRun.of("explain", "first", "--scheduler-url", url);
-            assertThat(placed.out()).contains("placed", "on c0 GPUs [0,1,2,3]");
+            assertThat(placed.out()).contains("placed", "on c0 GPUs [0,1,2,3]")
+                    .containsPattern("PLACED +PLACED: placed on c0 GPUs 0-3 \\(one node, leaf \\S+\\) by best-fit, "
+                            + "score -?\\d+ \\(higher is better\\)")
+                    .doesNotContain("(node ").doesNotContain("would run now if");
             final CliRun missing = CliRun.of("explain", "nope", "--scheduler-url", url);
             assertThat(missing.exitCode()).isEqualTo(3);
             assertThat(missing.err()).contains("no job nope");

@@ -3,6 +3,7 @@ package io.gpupool.cli.submit;
 import io.gpupool.avro.Evidence;
 import io.gpupool.avro.NodeAssignment;
 import io.gpupool.avro.PlacementDecision;
+import io.gpupool.scheduler.journal.DecisionWording;
 import java.io.PrintWriter;
 
 /** A decision as {@code submit --wait} and {@code cancel --wait} print it: name=value lines, then the evidence. */
@@ -14,20 +15,20 @@ final class DecisionText {
     static void print(final PrintWriter out, final PlacementDecision d) {
         out.printf("decision=%s%n", d.getOutcome());
         out.printf("decision_id=%s%n", d.getDecisionId());
-        if (d.getReasonCode() != null) {
-            out.printf("reason=%s%n", d.getReasonCode());
+        if (d.getReasonCode() != null && !d.getReasonCode().equals(d.getOutcome().name())) {
+            out.printf("reason=%s%n", d.getReasonCode()); // a PLACED decision's reason is PLACED: said once
         }
         if (!d.getMessage().isEmpty()) {
-            out.printf("message=%s%n", d.getMessage());
+            out.printf("message=%s%n", DecisionWording.message(d));
         }
         for (final NodeAssignment a : d.getAssignments()) {
             final StringBuilder gpus = new StringBuilder();
             a.getGpus().forEach(g -> gpus.append(gpus.length() == 0 ? "" : ",").append(g.getIndex())
                     .append(g.getMilli() < 1000 ? "@" + g.getMilli() + "m" : ""));
-            out.printf("node=%s gpus=%s%n", a.getNodeId(), gpus);
+            out.printf("node=%s gpu_indexes=%s%n", a.getNodeId(), gpus); // indexes on the node, not a count
         }
         if (d.getScore() != null) {
-            out.printf("score=%.3f%n", d.getScore());
+            out.printf("score=%s%n", DecisionWording.score(d.getScore())); // higher is better, as in the message
         }
         if (d.getQueuePosition() != null) {
             out.printf("queue_position=%d%n", d.getQueuePosition());

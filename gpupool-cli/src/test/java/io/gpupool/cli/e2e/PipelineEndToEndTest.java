@@ -142,7 +142,7 @@ class PipelineEndToEndTest {
         final Cli fraction = cli("submit", "--job-id", "e2e-fraction", "--tenant", "speech", "--gpu-milli", "500",
                 "--gpu-memory-mib", "20000", "--simulated-runtime", "5s", "--wait", "--timeout", "90s");
         assertThat(fraction.code).as(fraction.err).isZero();
-        assertThat(fraction.out).startsWith("e2e-fraction\n").contains("decision=PLACED").containsPattern("node=node-\\d+ gpus=\\d+@500m");
+        assertThat(fraction.out).startsWith("e2e-fraction\n").contains("decision=PLACED").containsPattern("node=node-\\d+ gpu_indexes=\\d+@500m");
 
         for (final String job : List.of("e2e-single", "e2e-node", "e2e-gang", "e2e-fraction")) {
             awaitDecision(job, DecisionOutcome.PLACED);

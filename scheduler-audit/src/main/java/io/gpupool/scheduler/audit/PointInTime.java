@@ -6,9 +6,11 @@ import io.gpupool.avro.PlacementDecision;
 import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.JobView;
 import io.gpupool.scheduler.core.ModelCapacity;
+import io.gpupool.scheduler.core.PendingAdvice;
 import io.gpupool.scheduler.core.PlacementPart;
 import io.gpupool.scheduler.core.PoolEngine;
 import io.gpupool.scheduler.journal.Applied;
+import io.gpupool.scheduler.journal.DecisionWording;
 import io.gpupool.scheduler.journal.EngineSnapshot;
 import io.gpupool.scheduler.journal.JournalApplier;
 import io.gpupool.scheduler.journal.JournalRecord;
@@ -32,7 +34,8 @@ import java.util.function.Function;
 public final class PointInTime {
     /** What {@code gpupool explain JOB --at TIME} shows. */
     public record Explanation(String jobId, String pool, long atMs, JournalRecord lastEntry, JobView job,
-                              List<JobView> ahead, Map<String, ModelCapacity> capacity, List<PlacementDecision> decisions) {
+                              List<JobView> ahead, Map<String, ModelCapacity> capacity, List<PlacementDecision> decisions,
+                              PendingAdvice advice) {
 
         public void print(final PrintWriter out) {
             out.printf("job %s in pool %s at %s (state after journal %s):%n", jobId, pool, Instant.ofEpochMilli(atMs),
@@ -55,16 +58,36 @@ public final class PointInTime {
                 out.printf("    %s (tenant %s, class %s, priority %d, waiting since %s)%n", j.jobId(), j.tenant(),
                         j.priorityClass(), j.priority(), Instant.ofEpochMilli(j.submittedMs()));
             }
+            if (advice != null) {
+                printAdvice(out, advice);
+            }
             out.println("  capacity it saw:");
             capacity.forEach((model, c) -> out.printf("    %s: total %d, allocatable %d, unhealthy %d, allocated %d, free %d%n",
                     model, c.total(), c.allocatable(), c.unhealthy(), c.allocated(), c.free()));
             out.printf("  decisions up to then: %d%n", decisions.size());
             for (final PlacementDecision d : decisions) {
                 out.printf("    %s %s %s: %s (journal %d@%d)%n", d.getCause().getTimestamp(), d.getOutcome(),
-                        d.getReasonCode(), d.getMessage(), d.getCause().getPartition(), d.getCause().getOffset());
+                        d.getReasonCode(), DecisionWording.message(d), d.getCause().getPartition(), d.getCause().getOffset());
             }
             out.flush();
         }
+    }
+
+    /** What would have placed it then and what it waited for (the jobs ahead are listed above). */
+    private static void printAdvice(final PrintWriter out, final PendingAdvice a) {
+        out.println(a.wouldRunIf().isEmpty() ? "  would have run then if: no single change to the request"
+                : "  would have run then if (any one of):");
+        a.wouldRunIf().forEach(c -> out.printf("    %s%n", c.text()));
+        if (a.waitingForCount() > 0) {
+            out.printf("  waiting for %d running job%s:%n", a.waitingForCount(), a.waitingForCount() == 1 ? "" : "s");
+            for (final PendingAdvice.Holder h : a.waitingFor()) {
+                out.printf("    %s (tenant %s, %s on %s, expected end %s)%n", h.jobId(), h.tenant(),
+                        h.gpuMilli() % 1000 == 0 ? h.gpuMilli() / 1000 + " GPUs" : h.gpuMilli() + " milli-GPU",
+                        String.join(",", h.nodes()), h.expectedEndMs() == Long.MAX_VALUE ? "never"
+                                : Instant.ofEpochMilli(h.expectedEndMs()));
+            }
+        }
+        a.notes().forEach(n -> out.printf("  note: %s%n", n));
     }
 
     private PointInTime() {
@@ -128,6 +151,7 @@ public final class PointInTime {
         final List<PlacementDecision> mine = recorded.stream().filter(d -> d.getJobId().toString().equals(jobId))
                 .filter(d -> d.getCause().getTimestamp().toEpochMilli() <= atMs).toList();
         return new Explanation(jobId, pool == null ? "?" : pool, atMs, pool == null ? null : lastOfPool.get(pool), job,
-                ahead, engine == null ? Map.of() : engine.capacity().byModel(), mine);
+                ahead, engine == null ? Map.of() : engine.capacity().byModel(), mine,
+                engine == null ? null : engine.advice(jobId).orElse(null));
     }
 }

@@ -97,11 +97,13 @@ class WhatIfTest {
         final StringWriter out = new StringWriter();
         e.print(new PrintWriter(out));
         assertThat(out.toString()).contains("state: queued", "reason: ", "jobs ahead of it: " + e.ahead().size(),
-                "capacity it saw:", "allocatable");
+                "capacity it saw:", "allocatable", "would have run then if");
+        assertThat(e.advice()).as("a waiting job gets the way out").isNotNull();
         // after its start, it was placed
         final PointInTime.Explanation later = PointInTime.explain(rec.journal().iterator(), Map.of(), rec.decisions(),
                 waited.jobId(), waited.startMs(), p -> BEST_FIT);
         assertThat(later.job().state().holdsResources()).isTrue();
         assertThat(later.ahead()).isEmpty();
+        assertThat(later.advice()).as("a placed job needs none").isNull();
     }
 }

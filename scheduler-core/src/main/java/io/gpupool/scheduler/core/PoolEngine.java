@@ -35,6 +35,7 @@ public final class PoolEngine {
     private HealthRules health;
     private PoolMembership membership;
     private PoolViews views;
+    private PendingAdvisor advisor;
     private final Dispatch dispatch = new Dispatch();
     /** Size of the last snapshot written: a capacity hint for the next one (not state). */
     int lastSnapshotSize;
@@ -58,6 +59,7 @@ public final class PoolEngine {
         this.health = new HealthRules(st, config, allocation, jobs);
         this.membership = new PoolMembership(st, config, stats, jobs);
         this.views = new PoolViews(st, config, pass, explainer);
+        this.advisor = new PendingAdvisor(this, st, config, placer, pass);
     }
 
     /**
@@ -312,6 +314,19 @@ public final class PoolEngine {
 
     public Optional<JobView> job(final String jobId) {
         return views.job(jobId);
+    }
+
+    /**
+     * For a waiting job, the way out: the single changes to its request that would place it now, the running
+     * jobs it waits for and the jobs ahead of it; empty when the job does not wait. Worked out on demand (not
+     * cheap: it tries changed requests and takes running jobs off the pool and back); never part of a decision.
+     */
+    public Optional<PendingAdvice> advice(final String jobId) {
+        final Job j = st.activeJobs.get(jobId);
+        if (j == null || j.state != JobState.QUEUED) {
+            return Optional.empty();
+        }
+        return Optional.of(advisor.advise(j, pass.reasonFor(j, explainer)));
     }
 
     /** When the longest-waiting queued job was submitted (stream time); empty when none waits. Cheap: no explanations. */

@@ -159,7 +159,12 @@ final class QueuePass {
      * An end that saturated ("never") is before no start: such a job only backfills off those nodes.
      */
     private boolean backfillFits(final Job j, final Candidate c, final Reservation r) {
-        final long end = StreamTime.plus(st.nowMs, st.estimator.estimate(j.spec, cfg.defaultRuntimeMs()));
+        return backfillFits(j.spec, c, r);
+    }
+
+    /** {@link #backfillFits(Job, Candidate, Reservation)} for a request (the advisor asks it of changed ones). */
+    boolean backfillFits(final JobSpec s, final Candidate c, final Reservation r) {
+        final long end = StreamTime.plus(st.nowMs, st.estimator.estimate(s, cfg.defaultRuntimeMs()));
         if (StreamTime.endsBy(end, r.startAtMs())) {
             return true;
         }
@@ -243,7 +248,8 @@ final class QueuePass {
         return Math.max(st.nowMs, StreamTime.plus(start, r.estimatedRuntimeMs));
     }
 
-    private long freeHealthyOfModels(final JobSpec s) {
+    /** Free healthy whole GPUs of the models the job may use. */
+    long freeHealthyOfModels(final JobSpec s) {
         long free = 0;
         for (final int m : placer.models(s)) {
             for (int b = 1; b <= NodeSpec.MAX_GPUS_PER_NODE; b++) {
@@ -261,9 +267,14 @@ final class QueuePass {
 
     /** The tenant's hard cap would be exceeded. */
     boolean overQuota(final Job j) {
-        final TenantConfig t = cfg.tenant(j.spec.tenant());
+        return overQuota(j.spec);
+    }
+
+    /** The tenant's hard cap would be exceeded by this request. */
+    boolean overQuota(final JobSpec s) {
+        final TenantConfig t = cfg.tenant(s.tenant());
         return t.maxGpus() != Integer.MAX_VALUE
-                && st.fairShare.heldMilli(j.spec.tenant()) + j.spec.totalGpuMilli() > t.maxGpus() * 1000L;
+                && st.fairShare.heldMilli(s.tenant()) + s.totalGpuMilli() > t.maxGpus() * 1000L;
     }
 
     /** Why a waiting job waits, as of now. */

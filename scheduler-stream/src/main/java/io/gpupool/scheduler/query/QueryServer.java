@@ -195,7 +195,9 @@ public final class QueryServer implements AutoCloseable {
             final Optional<PoolView> view = h.views().current();
             final Optional<JobView> v = view.flatMap(p -> p.job(jobId));
             if (v.isPresent()) {
-                send(ex, 200, JSON.writeValueAsString(Views.job(view.get(), v.get(), history, h.journalOffset())));
+                final Map<String, Object> answer = Views.job(view.get(), v.get(), history, h.journalOffset());
+                view.get().advice(jobId).ifPresent(a -> answer.put("advice", Views.advice(a)));
+                send(ex, 200, JSON.writeValueAsString(answer));
                 return;
             }
         }

@@ -9,10 +9,12 @@ import io.gpupool.scheduler.core.GpuView;
 import io.gpupool.scheduler.core.JobView;
 import io.gpupool.scheduler.core.ModelCapacity;
 import io.gpupool.scheduler.core.NodeView;
+import io.gpupool.scheduler.core.PendingAdvice;
 import io.gpupool.scheduler.core.PlacementPart;
 import io.gpupool.scheduler.core.PoolCapacity;
 import io.gpupool.scheduler.core.QueueDepth;
 import io.gpupool.scheduler.core.Reason;
+import io.gpupool.scheduler.journal.DecisionWording;
 import io.gpupool.scheduler.stream.PoolView;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -178,6 +180,42 @@ final class Views {
         return m;
     }
 
+    /**
+     * A waiting job's way out ({@link PendingAdvice}): the request changes that place it now, the running jobs it
+     * waits for ({@code expectedEndMs} in the pool's stream time, null for "never") and the jobs ahead of it.
+     */
+    static Map<String, Object> advice(final PendingAdvice a) {
+        final List<Object> changes = new ArrayList<>();
+        for (final PendingAdvice.Change c : a.wouldRunIf()) {
+            final Map<String, Object> x = new LinkedHashMap<>();
+            x.put("kind", lower(c.kind().name()));
+            x.put("field", c.field());
+            x.put("from", c.from());
+            x.put("to", c.to());
+            x.put("text", c.text());
+            changes.add(x);
+        }
+        final List<Object> holders = new ArrayList<>();
+        for (final PendingAdvice.Holder h : a.waitingFor()) {
+            final Map<String, Object> x = new LinkedHashMap<>();
+            x.put("jobId", h.jobId());
+            x.put("tenant", h.tenant());
+            x.put("gpuMilli", h.gpuMilli());
+            x.put("nodes", h.nodes());
+            x.put("expectedEndMs", h.expectedEndMs() == Long.MAX_VALUE ? null : h.expectedEndMs());
+            holders.add(x);
+        }
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("fitsNow", a.fitsNow());
+        m.put("wouldRunIf", changes);
+        m.put("waitingFor", holders);
+        m.put("waitingForCount", a.waitingForCount());
+        m.put("jobsAhead", a.jobsAhead());
+        m.put("jobsAheadCount", a.jobsAheadCount());
+        m.put("notes", a.notes());
+        return m;
+    }
+
     static Map<String, Object> reason(final Reason r) {
         if (r == null) {
             return null;
@@ -205,6 +243,7 @@ final class Views {
         m.put("outcome", d.getOutcome().name());
         m.put("reasonCode", d.getReasonCode());
         m.put("message", d.getMessage());
+        m.put("text", DecisionWording.message(d)); // the message worded for people; "message" is as recorded
         final Map<String, String> ev = new LinkedHashMap<>();
         for (final Evidence e : d.getEvidence()) {
             ev.put(e.getSubject(), e.getDetail());

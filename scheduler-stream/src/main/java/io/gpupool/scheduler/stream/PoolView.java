@@ -3,6 +3,7 @@ package io.gpupool.scheduler.stream;
 import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.JobView;
 import io.gpupool.scheduler.core.NodeView;
+import io.gpupool.scheduler.core.PendingAdvice;
 import io.gpupool.scheduler.core.PoolCapacity;
 import io.gpupool.scheduler.core.PoolEngine;
 import io.gpupool.scheduler.core.QueueDepth;
@@ -130,6 +131,11 @@ public final class PoolView {
 
     public Optional<JobView> job(final String jobId) {
         return read(e -> e.job(jobId));
+    }
+
+    /** For a waiting job, what would place it now and what it waits for (worked out on this view's copy). */
+    public Optional<PendingAdvice> advice(final String jobId) {
+        return read(e -> e.advice(jobId));
     }
 
     public OptionalLong oldestQueuedSubmitMs() {
