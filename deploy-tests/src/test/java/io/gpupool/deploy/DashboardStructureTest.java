@@ -7,8 +7,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -95,24 +97,31 @@ final class DashboardStructureTest {
     }
 
     @Test
-    void templateVariablesForPoolNodeModelAndTenant() throws Exception {
+    void everyVariableFiltersAPanelOfItsDashboardAndEveryVariableUsedIsDefinedThere() throws Exception {
+        final Pattern used = Pattern.compile("\\$(?!__)(\\w+)");
+        final Set<String> everywhere = new HashSet<>();
         for (final Path f : Dashboards.files()) {
-            final List<String> names = new ArrayList<>();
-            for (final JsonNode v : Dashboards.read(f).path("templating").path("list")) {
-                names.add(v.path("name").asText());
+            final JsonNode d = Dashboards.read(f);
+            final Set<String> defined = new HashSet<>();
+            for (final JsonNode v : d.path("templating").path("list")) {
+                defined.add(v.path("name").asText());
                 assertThat(v.path("query").path("query").asText()).as(f + " variable " + v.path("name"))
                         .startsWith("label_values(");
             }
-            assertThat(names).as(f.toString()).contains("pool", "node", "model", "tenant");
+            final Set<String> filtering = new HashSet<>();
+            for (final JsonNode p : Dashboards.panels(d)) {
+                for (final JsonNode t : p.path("targets")) {
+                    final Matcher m = used.matcher(t.path("expr").asText());
+                    while (m.find()) {
+                        filtering.add(m.group(1));
+                    }
+                }
+            }
+            // a variable no panel reads only looks like a filter (the tenant variable once sat on every dashboard)
+            assertThat(filtering).as(f + ": variables its panels read").isEqualTo(defined);
+            everywhere.addAll(defined);
         }
-    }
-
-    @Test
-    void everyVariableIsUsedSomewhereAndNoUnknownVariableIs() throws Exception {
-        final String all = String.join("\n", Dashboards.queries().stream().map(Dashboards.Query::expr).toList());
-        for (final String v : List.of("$pool", "$node", "$model", "$tenant")) {
-            assertThat(all).as(v + " filters no panel").contains(v);
-        }
+        assertThat(everywhere).contains("pool", "node", "model", "tenant");
         for (final Dashboards.Query q : Dashboards.queries()) {
             assertThat(q.resolved()).as(q.where() + " uses an unknown variable").doesNotContain("$");
         }
@@ -120,6 +129,28 @@ final class DashboardStructureTest {
             assertThat(Dashboards.resolve(v.selector(), Dashboards.VARIABLES)).as(v + " uses an unknown variable")
                     .doesNotContain("$");
         }
+    }
+
+    @Test
+    void poolOverviewShowsSharesAgainstTheTargetBandAndWhoHoldsWhat() throws Exception {
+        final JsonNode d = Dashboards.read(RepoFiles.resolve("grafana/dashboards/pool-overview.json"));
+        final Map<String, JsonNode> byTitle = new HashMap<>();
+        Dashboards.panels(d).forEach(p -> byTitle.put(p.path("title").asText(), p));
+        for (final String share : List.of("Allocation share", "Busy share")) {
+            final JsonNode p = byTitle.get(share);
+            assertThat(p).as(share).isNotNull();
+            assertThat(p.path("fieldConfig").path("defaults").path("unit").asText()).isEqualTo("percent");
+            final List<Double> steps = new ArrayList<>();
+            p.path("fieldConfig").path("defaults").path("thresholds").path("steps")
+                    .forEach(s -> steps.add(s.path("value").isNull() ? Double.NEGATIVE_INFINITY : s.path("value").asDouble()));
+            assertThat(steps).as(share + " thresholds").contains(70.0, 80.0);
+        }
+        assertThat(byTitle.get("Allocated but idle: by tenant, job and node").path("targets").get(0).path("expr").asText())
+                .contains("gpupool_gpus_allocated_idle", "tenant", "job_id", "node");
+        assertThat(byTitle.get("GPUs held per tenant against its quota").path("targets").toString())
+                .contains("gpupool_tenant_gpus", "gpupool_tenant_quota_gpus");
+        assertThat(byTitle.get("Queue wait by tenant").path("targets").toString())
+                .contains("gpupool_queue_wait_seconds_bucket", "tenant");
     }
 
     /**

@@ -105,8 +105,9 @@ final class LocalPipeline implements AutoCloseable {
         started.push(sinkMetrics);
         targets.put("gpupool-sink", List.of("127.0.0.1:" + sinkMetrics.port()));
 
+        // a quota for one tenant, so that the quota panel has both of its limits to show
         final Optional<SchedulerProcess> scheduler = SchedulerProcess.startIfPresent(SCHEDULER_MAIN, bootstrap, registry,
-                dir.resolve("scheduler"));
+                dir.resolve("scheduler"), Map.of("tenant.team-a.guaranteed-gpus", "4", "tenant.team-a.max-gpus", "16"));
         if (scheduler.isPresent()) {
             started.push(scheduler.get());
             targets.put("gpupool-scheduler", List.of("127.0.0.1:" + scheduler.get().httpPort()));

@@ -18,6 +18,8 @@ final class MetricNames {
             "gpupool_decisions_total", "gpupool_request_to_decision_seconds_bucket", "gpupool_preemptions_total",
             "gpupool_journal_lag_seconds", "gpupool_journal_appends_total", "gpupool_dlq_records_total",
             "gpupool_leaf_uplink_utilization_ratio", "gpupool_leaf_uplink_nodes",
+            "gpupool_tenant_gpus", "gpupool_tenant_quota_gpus", "gpupool_gpus_allocated_idle",
+            "gpupool_queue_wait_seconds_bucket",
             "kafka_consumer_fetch_manager_records_lag_max", "kafka_stream_alive_stream_threads",
             "kafka_stream_failed_stream_threads_total", "kafka_stream_client_state", "kafka_stream_thread_thread_state",
             "kafka_stream_thread_task_created_rate", "kafka_stream_thread_task_closed_rate",

@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +27,7 @@ final class SchedulerProcess implements AutoCloseable {
     }
 
     static Optional<SchedulerProcess> startIfPresent(final String mainClass, final String bootstrap, final String registry,
-            final Path stateDir) throws Exception {
+            final Path stateDir, final Map<String, String> engineSettings) throws Exception {
         try {
             Class.forName(mainClass, false, SchedulerProcess.class.getClassLoader());
         } catch (final ClassNotFoundException absent) {
@@ -33,9 +35,11 @@ final class SchedulerProcess implements AutoCloseable {
         }
         final int port = FreePort.find();
         final Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        final Process p = new ProcessBuilder(List.of(java.toString(), "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-                mainClass, "--bootstrap", bootstrap, "--registry", registry, "--state-dir", stateDir.toString(),
-                "--http-port", Integer.toString(port))).redirectErrorStream(true).start();
+        final List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx512m", "-cp",
+                System.getProperty("java.class.path"), mainClass, "--bootstrap", bootstrap, "--registry", registry,
+                "--state-dir", stateDir.toString(), "--http-port", Integer.toString(port)));
+        engineSettings.forEach((k, v) -> command.addAll(List.of("--engine." + k, v)));
+        final Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         final SchedulerProcess s = new SchedulerProcess(p, port);
         final CompletableFuture<Boolean> ready = CompletableFuture.supplyAsync(() -> s.readUntilReady());
         try {

@@ -61,7 +61,7 @@ final class HistoryBook {
         if (j.pool.isEmpty()) {
             j.pool = d.getPool().toString();
         }
-        j.outcome = d.getOutcome().name();
+        j.outcome = outcome(d);
         if (d.getReasonCode() != null) {
             j.reasons.add(d.getReasonCode().toString());
         }
@@ -86,6 +86,20 @@ final class HistoryBook {
         if (d.getOutcome() == DecisionOutcome.QUEUED) {
             j.end = -1;
         }
+    }
+
+    /**
+     * A decision's outcome as a job's final state: a RELEASED decision ends a job that completed or failed
+     * (its reason says which), so that is the outcome; RELEASED stays only where the reason says neither.
+     */
+    private static String outcome(final PlacementDecision d) {
+        if (d.getOutcome() == DecisionOutcome.RELEASED && d.getReasonCode() != null) {
+            final String reason = d.getReasonCode().toString();
+            if (reason.equals(JobTimes.COMPLETED) || reason.equals(JobTimes.FAILED)) {
+                return reason;
+            }
+        }
+        return d.getOutcome().name();
     }
 
     List<JobTimes> jobs() {

@@ -22,7 +22,8 @@ public final class RunStats {
     private final List<JobTimes> jobs;
     private final List<Sample> samples;
 
-    RunStats(final String label, final List<JobTimes> jobs, final List<Sample> samples) {
+    /** @param samples in time order */
+    public RunStats(final String label, final List<JobTimes> jobs, final List<Sample> samples) {
         this.label = label;
         this.jobs = List.copyOf(jobs);
         this.samples = List.copyOf(samples);

@@ -22,7 +22,8 @@ import java.util.function.Function;
 /**
  * Re-runs recorded inputs under other engine settings. Every input but the sink's job events is
  * replayed as recorded; a job's STARTED and end events are re-timed from its observed run
- * ({@link ObservedRuns}) relative to where the re-run places it. When a re-timed event falls on the
+ * ({@link ObservedRuns}: the k-th placement by the k-th recorded run) relative to where the re-run places
+ * it; a run still going when the record stops has no end event, so it holds its GPUs to the end. When a re-timed event falls on the
  * recorded one (same job, type and time), it takes the recorded entry's place in the journal, so the
  * recorded settings reproduce the recorded history exactly. The settings are the journal's (EngineSettings
  * entries), with the what-if's overrides laid over them.
@@ -110,6 +111,8 @@ public final class WhatIf {
         final Map<String, String> poolOf = new HashMap<>();
         /** Per job, how many times its allocation changed: pending events of an older run are void. */
         final Map<String, Integer> runOf = new HashMap<>();
+        /** Per job, how many times the re-run placed it: its k-th placement runs as the k-th recorded run. */
+        final Map<String, Integer> placements = new HashMap<>();
         final HistoryBook book = new HistoryBook();
         final List<RunStats.Sample> samples = RunStats.newSeries();
         final PriorityQueue<Pending> pending = new PriorityQueue<>((a, b) -> a.atMs != b.atMs
@@ -148,13 +151,15 @@ public final class WhatIf {
                 poolOf.put(job, pool);
                 if (d.getOutcome() == DecisionOutcome.PLACED) {
                     final int run = runOf.merge(job, 1, Integer::sum);
-                    final ObservedRuns.Run o = observed.of(job);
+                    final ObservedRuns.Run o = observed.of(job, placements.merge(job, 1, Integer::sum) - 1);
                     if (o != null) {
                         final long start = r.timestampMs() + Math.max(0, o.startLagMs());
                         if (o.startLagMs() >= 0) {
                             pending.add(new Pending(start, seq++, job, JobEventType.STARTED, run, d.getDecisionId()));
                         }
-                        pending.add(new Pending(start + o.runtimeMs(), seq++, job, o.end(), run, d.getDecisionId()));
+                        if (o.ended()) { // a run still going when the record stops keeps its GPUs to the end
+                            pending.add(new Pending(start + o.runtimeMs(), seq++, job, o.end(), run, d.getDecisionId()));
+                        }
                     }
                 } else if (d.getOutcome() != DecisionOutcome.QUEUED) {
                     runOf.merge(job, 1, Integer::sum);

@@ -57,7 +57,7 @@ class WhatIfTest {
                 .filter(j -> j.reasons().matches("([A-Z_]+\\|)?PLACED\\|COMPLETED")).toList();
         assertThat(simple).hasSizeGreaterThan(10);
         for (final JobTimes j : simple) {
-            final ObservedRuns.Run run = observed.of(j.jobId());
+            final ObservedRuns.Run run = observed.of(j.jobId(), 0);
             assertThat(j.endMs() - j.startMs()).as(j.jobId()).isEqualTo(run.startLagMs() + run.runtimeMs());
         }
     }
@@ -74,7 +74,7 @@ class WhatIfTest {
         final JobTimes done = jobs.stream().filter(j -> j.jctMs() >= 0 && j.nodes() == 2).findFirst().orElseThrow();
         final String row = Arrays.stream(lines).filter(l -> l.startsWith(done.jobId() + ",")).findFirst()
                 .orElseThrow();
-        assertThat(row).contains(",RELEASED,", Instant.ofEpochMilli(done.submitMs()).toString(),
+        assertThat(row).contains(",COMPLETED,", Instant.ofEpochMilli(done.submitMs()).toString(),
                 "," + done.jctMs() + ",");
         // a gang's placement names two nodes, separated by a space, in one field
         assertThat(done.placement()).matches("n\\d+\\[[0-9,]+\\] n\\d+\\[[0-9,]+\\]");

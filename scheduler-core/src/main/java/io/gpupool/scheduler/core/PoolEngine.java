@@ -338,4 +338,12 @@ public final class PoolEngine {
     public List<JobView> queuedJobs() {
         return views.queuedJobs();
     }
+
+    /**
+     * GPUs held per tenant against its quota, and the allocated GPUs sitting idle by job and node (the
+     * {@code maxIdleRows} most idle; the total counts them all). One walk of the jobs holding resources.
+     */
+    public PoolUsage usage(final int maxIdleRows) {
+        return UsageView.of(st, cfg, maxIdleRows);
+    }
 }

@@ -57,16 +57,18 @@ public final class SchedulerApp implements AutoCloseable {
     private final PrometheusMeterRegistry meters;
     private final KafkaStreamsMetrics streamsMetrics;
     private final PoolEngines engines;
+    private final RestoreProgress restore;
 
     private SchedulerApp(final KafkaStreams streams, final QueryServer http, final ScheduledExecutorService refresher,
                          final PrometheusMeterRegistry meters, final KafkaStreamsMetrics streamsMetrics,
-                         final PoolEngines engines) {
+                         final PoolEngines engines, final RestoreProgress restore) {
         this.streams = streams;
         this.http = http;
         this.gaugeRefresher = refresher;
         this.meters = meters;
         this.streamsMetrics = streamsMetrics;
         this.engines = engines;
+        this.restore = restore;
     }
 
     /** The engine settings checked once, so that a typo fails at start and not at the first journal entry. */
@@ -133,11 +135,13 @@ public final class SchedulerApp implements AutoCloseable {
             http.reportThreadTrouble(threads::trouble);
             http.serve(streams, engines, meters, o.httpHost() + ":" + http.port());
         }
+        final RestoreProgress restore = new RestoreProgress();
+        streams.setGlobalStateRestoreListener(restore);
         streams.start();
         LOG.info("scheduler {} (instance {}) started against {}{}", o.applicationId(),
                 o.membership().instanceIdFor(o.applicationId(), o.stateDir()), o.bootstrapServers(),
                 http == null ? "" : "; queries and metrics on http://" + o.httpHost() + ":" + http.port());
-        return new SchedulerApp(streams, http, refresher, meters, streamsMetrics, engines);
+        return new SchedulerApp(streams, http, refresher, meters, streamsMetrics, engines, restore);
     }
 
     /** Creates the catalog topics the scheduler reads or writes that do not exist yet. */
@@ -188,6 +192,11 @@ public final class SchedulerApp implements AutoCloseable {
     /** The HTTP port (queries, /metrics), or -1 without a server. */
     public int httpPort() {
         return http == null ? -1 : http.port();
+    }
+
+    /** How far the state stores are in restoring from their changelogs (a restart's wait). */
+    public RestoreProgress.Reading restore() {
+        return restore.reading();
     }
 
     /** Waits until Streams is RUNNING. */

@@ -16,7 +16,8 @@ import java.util.concurrent.CountDownLatch;
  * Runs the scheduler in a JVM of its own (what the crash tests kill with SIGKILL), without the CLI:
  * {@code --bootstrap H:P --registry URL --state-dir DIR [--app-id ID] [--http-port N]
  * [--snapshot-every N] [--tick-ms N] [--instance-id ID] [--session-timeout-ms N] [--standby-replicas N]
- * [--gpupool.topic.ID.name NAME ...] [--kafka.CLIENT_SETTING VALUE ...]}. Prints {@code READY <http port>} once Streams is RUNNING.
+ * [--gpupool.topic.ID.name NAME ...] [--kafka.CLIENT_SETTING VALUE ...] [--engine.SETTING VALUE ...]}
+ * (engine settings as {@code gpupool scheduler --engine} takes them, e.g. {@code --engine.tenant.ml.max-gpus 16}). Prints {@code READY <http port>} once Streams is RUNNING.
  */
 public final class SchedulerMain {
     private SchedulerMain() {
@@ -33,7 +34,7 @@ public final class SchedulerMain {
         final SchedulerOptions o = new SchedulerOptions(a.getOrDefault("app-id", SchedulerOptions.DEFAULT_APPLICATION_ID),
                 required(a, "bootstrap"), required(a, "registry"), kafkaSettings(a), false,
                 Path.of(required(a, "state-dir")), "127.0.0.1", Integer.parseInt(a.getOrDefault("http-port", "0")),
-                Map.of(), Integer.parseInt(a.getOrDefault("snapshot-every", "" + SchedulerOptions.DEFAULT_SNAPSHOT_EVERY)),
+                engineSettings(a), Integer.parseInt(a.getOrDefault("snapshot-every", "" + SchedulerOptions.DEFAULT_SNAPSHOT_EVERY)),
                 Long.parseLong(a.getOrDefault("tick-ms", "" + SchedulerOptions.DEFAULT_TICK_INTERVAL_MS)),
                 TopicCatalog.defaults().withOverrides(prefixed(a)), SchedulerTopology.DEFAULT_MAX_CLOCK_AHEAD_MS,
                 new Membership(a.getOrDefault("instance-id", ""),
@@ -60,6 +61,17 @@ public final class SchedulerMain {
         a.forEach((k, v) -> {
             if (k.startsWith("gpupool.")) {
                 m.put(k, v);
+            }
+        });
+        return m;
+    }
+
+    /** {@code --engine.tenant.ml.max-gpus 16} -> tenant.ml.max-gpus=16. */
+    private static Map<String, String> engineSettings(final Map<String, String> a) {
+        final Map<String, String> m = new HashMap<>();
+        a.forEach((k, v) -> {
+            if (k.startsWith("engine.")) {
+                m.put(k.substring("engine.".length()), v);
             }
         });
         return m;

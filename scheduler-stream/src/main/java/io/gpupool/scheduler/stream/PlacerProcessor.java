@@ -204,7 +204,7 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
                 snapshot(entry.getPool(), pool, cause, record.timestamp());
             }
         }
-        emit(entry.getPool(), applied, record.timestamp());
+        emit(entry.getPool(), pool.engine, applied, record.timestamp());
         endRouteOfRecordlessSubmit(entry, record.timestamp());
         if (applied.configChange() != null) {
             LOG.info("{}", applied.configChange().describe());
@@ -323,7 +323,7 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         book.purgeExpiredBefore(from == Long.MAX_VALUE ? Long.MAX_VALUE : from + 1);
     }
 
-    private void emit(final String pool, final Applied applied, final long timestamp) {
+    private void emit(final String pool, final PoolEngine engine, final Applied applied, final long timestamp) {
         final long now = SchedulerMetrics.wallNowMs();
         boolean first = true;
         for (final PlacementDecision d : applied.decisions()) {
@@ -332,6 +332,9 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
             metrics.decision(pool, d.getOutcome().name(), d.getReasonCode() == null ? "" : d.getReasonCode());
             if (d.getOutcome() == DecisionOutcome.EVICTED && "PREEMPTED".equals(d.getReasonCode())) {
                 metrics.preemption(pool);
+            }
+            if (d.getOutcome() == DecisionOutcome.PLACED) {
+                queueWaited(pool, engine, d.getJobId());
             }
             if (first && d.getJobId().equals(applied.submittedJob())) {
                 // the job record's timestamp is the journal entry's (stage 1 keeps it)
@@ -342,6 +345,12 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         for (final NodeCommand c : applied.commands()) {
             context.forward(new Record<Object, Object>(c.getNodeId(), c, timestamp), COMMANDS_SINK);
         }
+    }
+
+    /** The queue wait of a job placed for the first time (a requeued job's wait would include its earlier runs). */
+    private void queueWaited(final String pool, final PoolEngine engine, final String jobId) {
+        engine.job(jobId).filter(j -> j.evictions() == 0 && j.placedMs() > 0)
+                .ifPresent(j -> metrics.queueWaited(pool, j.tenant(), j.placedMs() - j.submittedMs()));
     }
 
     /**

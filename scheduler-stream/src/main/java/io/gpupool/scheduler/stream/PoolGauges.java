@@ -2,6 +2,7 @@ package io.gpupool.scheduler.stream;
 
 import io.gpupool.scheduler.core.ModelCapacity;
 import io.gpupool.scheduler.core.PoolCapacity;
+import io.gpupool.scheduler.core.PoolUsage;
 import io.gpupool.scheduler.core.PriorityClass;
 import io.gpupool.scheduler.core.QueueDepth;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -21,6 +22,10 @@ import java.util.OptionalLong;
  * application calls it every few seconds) from each pool's latest published {@link PoolView}, never the live
  * engine: a scan of a big pool costs the placer nothing, and a pool is scanned once per view, not per refresh.
  * A pool whose first view is not published yet is left out until the next refresh.
+ *
+ * <p>Who holds what: GPUs held and idle per tenant with its quota, and the allocated-but-idle GPUs by tenant,
+ * job and node (label job_id: Prometheus keeps "job" for its scrape job). Job ids are unbounded, so that gauge has a row only for an allocation that sits idle, and at
+ * most {@link PoolView#IDLE_ROWS} per pool (the most idle): its series stay few however many jobs run.
  */
 public final class PoolGauges {
     private final PoolEngines engines;
@@ -29,6 +34,9 @@ public final class PoolGauges {
     private final MultiGauge queueByTenant;
     private final MultiGauge fragmentation;
     private final MultiGauge oldestWait;
+    private final MultiGauge tenantGpus;
+    private final MultiGauge tenantQuota;
+    private final MultiGauge idleAllocations;
 
     public PoolGauges(final PoolEngines engines, final MeterRegistry registry) {
         this.engines = engines;
@@ -42,6 +50,16 @@ public final class PoolGauges {
         this.oldestWait = MultiGauge.builder("gpupool.queue.oldest.wait.seconds")
                 .description("Seconds the longest-waiting queued job of a pool has waited, in stream time (0 when none waits)")
                 .register(registry);
+        this.tenantGpus = MultiGauge.builder("gpupool.tenant.gpus")
+                .description("GPUs a tenant holds (state=held) and of those the ones sitting idle (state=idle), by pool")
+                .register(registry);
+        this.tenantQuota = MultiGauge.builder("gpupool.tenant.quota.gpus")
+                .description("A tenant's quota by pool: limit=guaranteed (0 when none), limit=max (only when capped)")
+                .register(registry);
+        this.idleAllocations = MultiGauge.builder("gpupool.gpus.allocated.idle")
+                .description("Allocated GPUs sitting idle, by pool, tenant, job and node: the "
+                        + PoolView.IDLE_ROWS + " most idle allocations of each pool")
+                .register(registry);
     }
 
     public void refresh() {
@@ -50,6 +68,9 @@ public final class PoolGauges {
         final List<MultiGauge.Row<?>> qt = new ArrayList<>();
         final List<MultiGauge.Row<?>> f = new ArrayList<>();
         final List<MultiGauge.Row<?>> w = new ArrayList<>();
+        final List<MultiGauge.Row<?>> tg = new ArrayList<>();
+        final List<MultiGauge.Row<?>> tq = new ArrayList<>();
+        final List<MultiGauge.Row<?>> idle = new ArrayList<>();
         for (final PoolEngines.Handle h : engines.all()) {
             final Optional<PoolView> view = h.views().latest();
             if (view.isEmpty()) {
@@ -75,12 +96,33 @@ public final class PoolGauges {
             }
             f.add(MultiGauge.Row.of(Tags.of("pool", h.pool()), cap.fragmentation()));
             w.add(MultiGauge.Row.of(Tags.of("pool", h.pool()), oldestWaitSeconds(view.get())));
+            usage(h.pool(), view.get().usage(), tg, tq, idle);
         }
         gpus.register(g, true);
         queueByClass.register(qc, true);
         queueByTenant.register(qt, true);
         fragmentation.register(f, true);
         oldestWait.register(w, true);
+        tenantGpus.register(tg, true);
+        tenantQuota.register(tq, true);
+        idleAllocations.register(idle, true);
+    }
+
+    private static void usage(final String pool, final PoolUsage usage, final List<MultiGauge.Row<?>> held,
+                              final List<MultiGauge.Row<?>> quota, final List<MultiGauge.Row<?>> idle) {
+        for (final PoolUsage.TenantUsage t : usage.tenants()) {
+            final Tags tags = Tags.of("pool", pool, "tenant", t.tenant());
+            held.add(MultiGauge.Row.of(tags.and("state", "held"), t.heldGpus()));
+            held.add(MultiGauge.Row.of(tags.and("state", "idle"), t.idleGpus()));
+            quota.add(MultiGauge.Row.of(tags.and("limit", "guaranteed"), t.guaranteedGpus()));
+            if (t.maxGpus() != Integer.MAX_VALUE) {
+                quota.add(MultiGauge.Row.of(tags.and("limit", "max"), t.maxGpus()));
+            }
+        }
+        for (final PoolUsage.IdleAllocation a : usage.idle()) {
+            idle.add(MultiGauge.Row.of(Tags.of("pool", pool, "tenant", a.tenant(), "job_id", a.jobId(), "node", a.nodeId()),
+                    a.idleGpus()));
+        }
     }
 
     private static double oldestWaitSeconds(final PoolView view) {

@@ -6,6 +6,7 @@ import io.gpupool.scheduler.core.NodeView;
 import io.gpupool.scheduler.core.PendingAdvice;
 import io.gpupool.scheduler.core.PoolCapacity;
 import io.gpupool.scheduler.core.PoolEngine;
+import io.gpupool.scheduler.core.PoolUsage;
 import io.gpupool.scheduler.core.QueueDepth;
 import java.util.List;
 import java.util.Optional;
@@ -20,6 +21,9 @@ import java.util.function.Function;
  * any engine, so readers of one copy take turns on its own lock; a newer view has a new copy.
  */
 public final class PoolView {
+    /** Rows of allocated-but-idle GPUs a view keeps (what the gauges and their dashboard table show). */
+    public static final int IDLE_ROWS = 20;
+
     /** The engine copy, shared by the views that only reconfirm it (the pool did not change). */
     private static final class Frozen {
         private byte[] snapshot;
@@ -28,6 +32,7 @@ public final class PoolView {
         private PoolCapacity capacity;
         private QueueDepth queueDepth;
         private List<JobView> queued;
+        private PoolUsage usage;
 
         Frozen(final byte[] snapshot, final EngineConfig config) {
             this.snapshot = snapshot;
@@ -108,6 +113,19 @@ public final class PoolView {
                 frozen.queueDepth = e.queueDepth();
             }
             return frozen.queueDepth;
+        });
+    }
+
+    /**
+     * GPUs held per tenant against its quota, and the {@link #IDLE_ROWS} jobs and nodes holding the most
+     * allocated-but-idle GPUs: once per view, whoever asks.
+     */
+    public PoolUsage usage() {
+        return frozen.read(e -> {
+            if (frozen.usage == null) {
+                frozen.usage = e.usage(IDLE_ROWS);
+            }
+            return frozen.usage;
         });
     }
 

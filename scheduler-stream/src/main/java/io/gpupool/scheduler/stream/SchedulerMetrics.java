@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -15,11 +16,24 @@ import java.util.concurrent.atomic.AtomicLong;
  * only to measure latency and lag, never to decide anything.
  */
 public final class SchedulerMetrics {
+    /**
+     * Tenants the queue-wait timer tells apart; the tenants first seen after them share tenant="other". A
+     * tenant is any string a submitter writes, and each label costs a histogram's series.
+     */
+    static final int MAX_WAIT_TENANTS = 50;
+    /** Queue-wait histogram buckets: from a job placed at once to one that waited a day. */
+    private static final Duration[] WAIT_BUCKETS = {Duration.ofSeconds(1), Duration.ofSeconds(5),
+        Duration.ofSeconds(15), Duration.ofSeconds(30), Duration.ofMinutes(1), Duration.ofMinutes(2),
+        Duration.ofMinutes(5), Duration.ofMinutes(10), Duration.ofMinutes(30), Duration.ofHours(1),
+        Duration.ofHours(2), Duration.ofHours(6), Duration.ofHours(12), Duration.ofHours(24)};
+
     private final MeterRegistry registry;
     private final Timer latency;
     private final Timer snapshot;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final AtomicLong lastJournalTimestampMs = new AtomicLong(-1);
+    private final Map<String, Timer> queueWaits = new ConcurrentHashMap<>();
+    private final Set<String> waitTenants = ConcurrentHashMap.newKeySet();
 
     public SchedulerMetrics(final MeterRegistry registry) {
         this.registry = registry;
@@ -91,6 +105,20 @@ public final class SchedulerMetrics {
 
     void requestToDecision(final long millis) {
         latency.record(Math.max(0, millis), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * A job's first placement: how long it waited from its submit, in stream time (the journal's, so it agrees
+     * with {@code explain} and the audit), by pool and tenant.
+     */
+    void queueWaited(final String pool, final String tenant, final long waitMs) {
+        final String label = waitTenants.contains(tenant) || waitTenants.size() < MAX_WAIT_TENANTS && waitTenants.add(tenant)
+                ? tenant : "other";
+        queueWaits.computeIfAbsent(pool + '\n' + label, k -> Timer.builder("gpupool.queue.wait")
+                .description("From a job's submit to its first placement, in stream time, by pool and tenant")
+                .tags("pool", pool, "tenant", label)
+                .serviceLevelObjectives(WAIT_BUCKETS)
+                .register(registry)).record(Math.max(0, waitMs), TimeUnit.MILLISECONDS);
     }
 
     void snapshotTaken(final long wallMs) {

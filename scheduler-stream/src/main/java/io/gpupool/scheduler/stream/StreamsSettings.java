@@ -58,6 +58,9 @@ public final class StreamsSettings {
         // unknown_node, and the next sample counts. Job events follow their submit's decision, so a
         // job's submit is always read before its events.)
         p.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
+        // Kafka 5 turns it on; the topology has no global store, so this changes nothing but the WARN every
+        // Streams client printed at start ("Processing exception handler is not enabled for the GlobalThread")
+        p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
         return p;
     }
 

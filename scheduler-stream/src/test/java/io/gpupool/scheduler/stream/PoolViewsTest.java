@@ -4,14 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.JobEventType;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.scheduler.core.JobState;
 import io.gpupool.scheduler.core.JobView;
 import io.gpupool.scheduler.core.PoolEngine;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -153,6 +157,44 @@ class PoolViewsTest {
         placer.get(BOUND.toSeconds(), TimeUnit.SECONDS);
         assertThat(gauge("gpupool.gpus", "state", "allocated")).isEqualTo(20);
         assertThat(gauge("gpupool.queue.depth.tenant", "tenant", "team-b")).isEqualTo(1);
+    }
+
+    @Test
+    void gaugesSayWhoHoldsIdleGpusAndTheSchedulerTimesEachTenantsQueueWait() {
+        final PoolGauges gauges = new PoolGauges(h.engines, h.meters);
+        for (int n = 0; n < 4; n++) {
+            h.gpu.pipeInput("n" + n, Fixtures.gpus("n" + n, 8, 0, now), now); // nothing works: allocated is idle
+        }
+        published();
+        gauges.refresh();
+        assertThat(gauge("gpupool.tenant.gpus", "tenant", "team-a", "state", "held")).isEqualTo(20);
+        assertThat(gauge("gpupool.tenant.gpus", "tenant", "team-a", "state", "idle")).isEqualTo(20);
+        assertThat(gauge("gpupool.tenant.quota.gpus", "tenant", "team-a", "limit", "guaranteed")).isZero();
+        assertThat(h.meters.find("gpupool.tenant.quota.gpus").tags("limit", "max").gauges()).as("no cap, no series").isEmpty();
+        final Map<String, Double> idleByJob = new TreeMap<>();
+        h.meters.find("gpupool.gpus.allocated.idle").tags("pool", "p1", "tenant", "team-a").gauges()
+                .forEach(g -> idleByJob.merge(g.getId().getTag("job_id"), g.value(), Double::sum));
+        assertThat(idleByJob).isEqualTo(Map.of("big", 16.0, "small", 4.0));
+
+        for (int n = 0; n < 4; n++) {
+            h.gpu.pipeInput("n" + n, Fixtures.gpus("n" + n, 8, 90, now), now); // now they work
+        }
+        published();
+        gauges.refresh();
+        assertThat(h.meters.find("gpupool.gpus.allocated.idle").gauges()).as("rows only for idle allocations").isEmpty();
+        assertThat(gauge("gpupool.tenant.gpus", "tenant", "team-a", "state", "idle")).isZero();
+
+        // big and small were placed at once; when big ends 3 s later, a job that waited for it starts
+        final Timer teamA = h.meters.find("gpupool.queue.wait").tags("pool", "p1", "tenant", "team-a").timer();
+        assertThat(teamA.count()).isEqualTo(2);
+        assertThat(teamA.max(TimeUnit.MILLISECONDS)).isZero();
+        h.events.pipeInput("big", h.event("big", JobEventType.COMPLETED, now + 3_000), now + 3_000);
+        final PlacementDecision started = h.decisions().stream()
+                .filter(d -> d.getOutcome() == DecisionOutcome.PLACED).findFirst().orElseThrow();
+        final String tenant = Map.of("two-nodes", "team-b", "three-nodes", "team-c").get(started.getJobId());
+        final Timer waited = h.meters.find("gpupool.queue.wait").tags("pool", "p1", "tenant", tenant).timer();
+        assertThat(waited.count()).isEqualTo(1);
+        assertThat(waited.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(3_000);
     }
 
     private double gauge(final String name, final String... tags) {
