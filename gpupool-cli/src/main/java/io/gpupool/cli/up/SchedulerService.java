@@ -16,14 +16,6 @@ import org.apache.kafka.streams.KafkaStreams;
 public final class SchedulerService implements UpService {
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
     private static final Duration START_LIMIT = Duration.ofMinutes(5);
-    /**
-     * Journal entries between engine snapshots in {@code up}. A restart re-applies the entries since the last
-     * snapshot before the placer runs: with the scheduler's default (50,000, for a 4,096-node pool whose
-     * snapshot stops the placer) the local fleet's first snapshot came after hours, and a restart after a few
-     * minutes re-applied all 7,225 entries of the run, 10 s on a loaded 2-core machine. The 64-node pool's
-     * snapshot is a few hundred KB and takes milliseconds.
-     */
-    static final int SNAPSHOT_EVERY = 2_000;
     private final String applicationId;
 
     public SchedulerService() {
@@ -49,7 +41,7 @@ public final class SchedulerService implements UpService {
         final SchedulerOptions o = new SchedulerOptions(applicationId, context.bootstrapServers(),
                 context.registryUrl().orElseThrow(() -> new IllegalStateException("the scheduler needs the schema registry")),
                 new Properties(), false, dataDir.resolve("scheduler-state"), "127.0.0.1", 0, Map.of(),
-                SNAPSHOT_EVERY, SchedulerOptions.DEFAULT_TICK_INTERVAL_MS,
+                SchedulerOptions.DEFAULT_SNAPSHOT_EVERY, SchedulerOptions.DEFAULT_TICK_INTERVAL_MS,
                 TopicCatalog.defaults().withOverrides(context.config()));
         final SchedulerApp app = SchedulerApp.start(o);
         try {
@@ -94,7 +86,7 @@ public final class SchedulerService implements UpService {
         }
         if (r.total() > 0) { // what is left: each pool's engine from its last snapshot plus the journal entries since
             return String.format(Locale.ROOT, "state restored (%,d records); rebuilding each pool's engine from its last "
-                    + "snapshot and at most %,d journal entries since (%s)", r.restored(), SNAPSHOT_EVERY, state);
+                    + "snapshot and the journal entries since (about a snapshot's worth) (%s)", r.restored(), state);
         }
         return "joining its Kafka Streams group and taking its tasks (" + state + ")";
     }

@@ -54,6 +54,8 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
     /** Key in the job store (job ids have no '#') marking that its records are all on the snapshot topic. */
     static final String BOOK_ON_TOPIC = "#book-on-topic";
     private static final Logger LOG = LoggerFactory.getLogger(PlacerProcessor.class);
+    /** Entries a tail holds at least before its size alone calls for a snapshot ({@link #snapshotDue}). */
+    static final int MIN_TAIL_ENTRIES = 1_000;
     private static final ThrottledWarnings REFUSALS = new ThrottledWarnings(LOG);
 
     /** A pool this task drives. */
@@ -63,6 +65,9 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         PoolEngine engine;
         long generation;
         int tailSize;
+        /** Journal bytes in the tail, and the size of the snapshot it follows (see {@link #snapshotDue}). */
+        long tailBytes;
+        long snapshotBytes;
         /** Journal offset of the first entry of the tail (a restore re-applies from there); MAX_VALUE: none. */
         long tailFrom = Long.MAX_VALUE;
 
@@ -148,6 +153,8 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
                 p.handle.advanced(s.tail().get(s.tail().size() - 1).offset());
                 p.tailFrom = s.tail().get(0).offset();
             }
+            p.snapshotBytes = s.snapshot() == null ? 0 : s.snapshot().length;
+            p.tailBytes = s.tail().stream().mapToLong(t -> t.journalValue().length).sum();
             pools.put(s.pool(), p);
             LOG.info("pool {} restored: snapshot generation {} plus {} journal entries", s.pool(), s.generation(),
                     s.tail().size());
@@ -200,7 +207,8 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
             pool.tailFrom = Math.min(pool.tailFrom, cause.getOffset());
             store.appendTail(entry.getPool(), pool.generation, pool.tailSize++,
                     new EngineStore.TailEntry(cause.getPartition(), cause.getOffset(), entryMs, record.value()));
-            if (pool.tailSize >= snapshotEvery) {
+            pool.tailBytes += record.value().length;
+            if (snapshotDue(pool)) {
                 snapshot(entry.getPool(), pool, cause, record.timestamp());
             }
         }
@@ -294,6 +302,8 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         final long t1 = SchedulerMetrics.wallNowMs();
         pool.generation++;
         pool.tailSize = 0;
+        pool.tailBytes = 0;
+        pool.snapshotBytes = bytes.length;
         pool.tailFrom = Long.MAX_VALUE;
         store.writeSnapshot(name, pool.generation, bytes);
         purgeExpiredRecords();
@@ -309,6 +319,17 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         metrics.snapshotTaken(t3 - t0);
         LOG.info("pool {} snapshot {}: engine {} bytes in {} ms, stored in {} ms, published in {} ms",
                 name, pool.generation, bytes.length, t1 - t0, t2 - t1, t3 - t2);
+    }
+
+    /**
+     * A pool is snapshotted every {@code snapshotEvery} entries, and sooner once its tail holds as many journal
+     * bytes as its last snapshot (after {@link #MIN_TAIL_ENTRIES} at least): a small pool's restart then re-applies
+     * about its snapshot's worth of entries, not up to {@code snapshotEvery} of them, while a large pool's snapshot,
+     * which stops the placer while it is taken, still costs at most about one journal byte per entry.
+     */
+    private boolean snapshotDue(final Pool pool) {
+        return pool.tailSize >= snapshotEvery
+                || pool.tailSize >= MIN_TAIL_ENTRIES && pool.tailBytes >= pool.snapshotBytes;
     }
 
     /**
