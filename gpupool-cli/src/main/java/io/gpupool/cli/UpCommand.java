@@ -1,5 +1,6 @@
 package io.gpupool.cli;
 
+import io.gpupool.cli.config.ClusterOptions;
 import io.gpupool.cli.config.ConfigFileOption;
 import io.gpupool.cli.config.ConfigLayers;
 import io.gpupool.cli.config.DataDirOption;
@@ -15,9 +16,11 @@ import io.gpupool.cli.up.UpService;
 import io.gpupool.localstack.LocalStackSettings;
 import io.gpupool.localstack.broker.BrokerSettings;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -61,6 +64,11 @@ public final class UpCommand implements Callable<Integer> {
             description = "Maximum heap of the broker JVM (default ${DEFAULT-VALUE}).")
     String brokerHeap;
 
+    @Option(names = "--command-config", paramLabel = "FILE",
+            description = "Kafka client properties (security.protocol, sasl.*, ssl.*; schema.registry.* and basic.auth.*"
+                    + " for the registry) for every client up starts: topics, scheduler, fleet, sink and generator.")
+    Path commandConfig;
+
     @Mixin
     PipelineOptions pipeline;
 
@@ -88,7 +96,8 @@ public final class UpCommand implements Callable<Integer> {
         final PrintWriter out = spec.commandLine().getOut();
         final LocalStackSettings settings = new LocalStackSettings(
                 BrokerSettings.defaults(dataDir.path()).withPort(port).withHeap(brokerHeap), registryPort);
-        final UpContext context = new UpContext(settings, ConfigLayers.of(spec).fileEntries(), out);
+        final UpContext context = new UpContext(settings, ConfigLayers.of(spec).fileEntries(), out,
+                commandConfig == null ? new Properties() : ClusterOptions.commandConfig(commandConfig));
 
         out.printf("gpupool up: data directory %s%n", dataDir.path());
         out.flush();

@@ -11,6 +11,11 @@ import java.util.concurrent.Executors;
 
 /** Serves a Prometheus registry at GET /metrics on the JDK's own HTTP server (collectors, sinks). */
 public final class MetricsServer implements AutoCloseable {
+    /** This machine only: what {@code gpupool up} and the tests use. */
+    public static final String LOOPBACK = "127.0.0.1";
+    /** Every interface: what a node agent scraped from another machine (or a container) needs. */
+    public static final String ALL_INTERFACES = "0.0.0.0";
+
     private final HttpServer server;
     private final ExecutorService executor;
 

@@ -7,7 +7,6 @@ import io.gpupool.topics.TopicCatalog;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Properties;
 
 /** The scheduler (both stages) on the local stack; its query URL goes into the data directory. */
 public final class SchedulerService implements UpService {
@@ -35,7 +34,7 @@ public final class SchedulerService implements UpService {
         final Path dataDir = context.settings().broker().layout().dataDir();
         final SchedulerOptions o = new SchedulerOptions(applicationId, context.bootstrapServers(),
                 context.registryUrl().orElseThrow(() -> new IllegalStateException("the scheduler needs the schema registry")),
-                new Properties(), false, dataDir.resolve("scheduler-state"), "127.0.0.1", 0, Map.of(),
+                context.clientProperties(), false, dataDir.resolve("scheduler-state"), "127.0.0.1", 0, Map.of(),
                 SchedulerOptions.DEFAULT_SNAPSHOT_EVERY, SchedulerOptions.DEFAULT_TICK_INTERVAL_MS,
                 TopicCatalog.defaults().withOverrides(context.config()));
         final SchedulerApp app = SchedulerApp.start(o);
