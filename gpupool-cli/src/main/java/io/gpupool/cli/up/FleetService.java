@@ -1,5 +1,6 @@
 package io.gpupool.cli.up;
 
+import io.gpupool.localstack.secure.StackPrincipal;
 import io.gpupool.collector.app.FleetCollector;
 import io.gpupool.metrics.MetricsServer;
 import io.gpupool.collector.publish.PublisherTopics;
@@ -36,7 +37,7 @@ public final class FleetService implements UpService {
         final FleetSpec spec = options.fleetSpec(PipelineParts.POOL);
         final String registry = context.registryUrl().orElseThrow(() -> new IllegalStateException("the fleet needs the schema registry"));
         final FleetCollector fleet = FleetCollector.start(spec, options.telemetryInterval, context.bootstrapServers(),
-                context.clientMap(), registry, PublisherTopics.from(TopicCatalog.defaults().withOverrides(context.config())),
+                context.clientMap(StackPrincipal.COLLECTOR), registry, PublisherTopics.from(TopicCatalog.defaults().withOverrides(context.config())),
                 Math.max(20_000, spec.nodes() * 10), MetricsServer.LOOPBACK, 0);
         try {
             if (options.faultRate > 0) {

@@ -1,5 +1,6 @@
 package io.gpupool.cli.up;
 
+import io.gpupool.localstack.secure.StackPrincipal;
 import io.gpupool.scheduler.query.QueryEndpoint;
 import io.gpupool.scheduler.app.SchedulerApp;
 import io.gpupool.scheduler.stream.SchedulerOptions;
@@ -34,7 +35,7 @@ public final class SchedulerService implements UpService {
         final Path dataDir = context.settings().broker().layout().dataDir();
         final SchedulerOptions o = new SchedulerOptions(applicationId, context.bootstrapServers(),
                 context.registryUrl().orElseThrow(() -> new IllegalStateException("the scheduler needs the schema registry")),
-                context.clientProperties(), false, dataDir.resolve("scheduler-state"), "127.0.0.1", 0, Map.of(),
+                context.clientProperties(StackPrincipal.SCHEDULER), false, dataDir.resolve("scheduler-state"), "127.0.0.1", 0, Map.of(),
                 SchedulerOptions.DEFAULT_SNAPSHOT_EVERY, SchedulerOptions.DEFAULT_TICK_INTERVAL_MS,
                 TopicCatalog.defaults().withOverrides(context.config()));
         final SchedulerApp app = SchedulerApp.start(o);

@@ -1,5 +1,6 @@
 package io.gpupool.cli.up;
 
+import io.gpupool.localstack.secure.StackPrincipal;
 import io.gpupool.avro.JobEvent;
 import io.gpupool.sink.SinkConfig;
 import io.gpupool.sink.SinkListener;
@@ -44,7 +45,7 @@ public final class SinkService implements UpService {
                 context.registryUrl().orElseThrow(() -> new IllegalStateException("the sink needs the schema registry")),
                 context.settings().broker().layout().dataDir().resolve("sink"))
                 .withTopics(TopicCatalog.defaults().withOverrides(context.config()))
-                .withClientProperties(context.clientMap());
+                .withClientProperties(context.clientMap(StackPrincipal.SINK));
         final Applier simulated = new SimulatedApplier(options.timeScale, DEFAULT_RUNTIME);
         final SinkRunner sink = SinkRunner.create(config, options.execJobs
                 ? new ExecOrSimulatedApplier(new ExecApplier(CommandTemplate.jobCommand(), EXEC_GRACE,

@@ -1,5 +1,6 @@
 package io.gpupool.cli.up;
 
+import io.gpupool.localstack.secure.StackPrincipal;
 import io.gpupool.localstack.topics.TopicSetup;
 import io.gpupool.localstack.topics.TopicStatus;
 import io.gpupool.topics.TopicCatalog;
@@ -20,7 +21,7 @@ public final class TopicsService implements UpService {
     @Override
     public AutoCloseable start(final UpContext context) {
         final TopicCatalog catalog = TopicCatalog.defaults().withOverrides(context.config());
-        final Properties admin = context.clientProperties();
+        final Properties admin = context.clientProperties(StackPrincipal.ADMIN);
         final List<TopicStatus> statuses;
         try (Admin client = Admin.create(admin)) {
             statuses = new TopicSetup(client, Duration.ofSeconds(30)).apply(catalog.all(), false);

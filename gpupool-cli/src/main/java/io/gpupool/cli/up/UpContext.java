@@ -2,6 +2,7 @@ package io.gpupool.cli.up;
 
 import io.gpupool.localstack.LocalStackSettings;
 import io.gpupool.localstack.StackDescriptor;
+import io.gpupool.localstack.secure.StackPrincipal;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.Optional;
@@ -35,18 +36,22 @@ public final class UpContext {
         this.commandConfig = (Properties) commandConfig.clone();
     }
 
-    /** The settings of one client {@code up} starts: the broker's address and {@code --command-config} over it. */
-    public Properties clientProperties() {
+    /**
+     * The settings of one client {@code up} starts: the broker's address, on a secured stack the
+     * principal's credentials (each part of the pipeline is its own principal), and {@code --command-config} over them.
+     */
+    public Properties clientProperties(final StackPrincipal principal) {
         final Properties client = new Properties();
         client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        settings.broker().security().ifPresent(s -> client.putAll(s.clientProperties(principal)));
         client.putAll(commandConfig);
         return client;
     }
 
-    /** {@link #clientProperties()} as the map the Kafka clients and serdes take. */
-    public Map<String, Object> clientMap() {
+    /** {@link #clientProperties} as the map the Kafka clients and serdes take. */
+    public Map<String, Object> clientMap(final StackPrincipal principal) {
         final Map<String, Object> map = new TreeMap<>();
-        clientProperties().forEach((k, v) -> map.put(k.toString(), v));
+        clientProperties(principal).forEach((k, v) -> map.put(k.toString(), v));
         return map;
     }
 
