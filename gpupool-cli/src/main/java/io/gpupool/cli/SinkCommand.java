@@ -142,7 +142,7 @@ public final class SinkCommand implements Callable<Integer> {
              MetricsServer metrics = metricsPort < 0 ? null : serve(sink)) {
             out.printf("gpupool sink: %s applier, %s, commands from %s, ledger %s, %s%n", applier,
                     node == null ? "all nodes" : "node " + node, config.commandsTopic(), state,
-                    metrics == null ? "no metrics" : "metrics at http://" + metricsHost.host() + ":" + metrics.port() + "/metrics");
+                    metrics == null ? "no metrics" : "metrics at http://" + metrics.host() + ":" + metrics.port() + "/metrics");
             out.flush();
             while (sink.isRunning() && !stop.await(500, TimeUnit.MILLISECONDS)) {
                 if (duration != null && System.nanoTime() - began >= duration.toNanos()) {

@@ -93,6 +93,14 @@ class SecureStackTest {
     }
 
     @Test
+    void aCommandWithoutAPrincipalIsToldWhichFileToPass() {
+        final CliRun submit = CliRun.of("submit", "--data-dir", dataDir.toString(), "--tenant", "team-a", "--gpus", "1");
+        assertThat(submit.exitCode()).isNotZero();
+        assertThat(submit.err()).contains("is secured").contains("--command-config")
+                .contains(dataDir.resolve("secure").toString());
+    }
+
+    @Test
     void onlyTheSinksPrincipalWritesJobEventsAndOnlyTheSubmittersWritesJobs() throws Exception {
         final byte[] forged = "COMPLETED".getBytes(StandardCharsets.UTF_8);
         assertThatThrownBy(() -> send(StackPrincipal.SUBMITTER, "gpupool.job-events", forged))

@@ -38,6 +38,13 @@ public final class ClusterOptions {
     public Properties clientProperties() {
         final Properties properties = commandConfig == null ? new Properties() : commandConfig(commandConfig);
         properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        if (bootstrapServer == null && !properties.containsKey(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG)
+                && dataDir.running().map(StackDescriptor::secure).orElse(false)) {
+            // an anonymous client would wait for metadata until it times out, and say nothing about why
+            throw new CommandLine.PicocliException("the stack in " + dataDir.path() + " is secured (up --secure): pass"
+                    + " --command-config " + dataDir.path().resolve("secure").resolve("<principal>.properties")
+                    + ", e.g. submitter.properties to submit, auditor.properties to read");
+        }
         return properties;
     }
 
