@@ -3,8 +3,10 @@ package io.gpupool.localstack.broker;
 import io.gpupool.localstack.secure.StackSecurity;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -82,6 +84,10 @@ public final class KafkaBroker implements AutoCloseable {
                 layout, ports.broker(), ports.controller(), settings.autoCreateTopics());
         settings.security().ifPresent(s -> props.putAll(s.serverProperties(ports.broker(), ports.controller())));
         Files.writeString(layout.serverProperties(), ServerProperties.toText(props), StandardCharsets.UTF_8);
+        if (settings.security().isPresent() && FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+            // it holds the admin's password and the keystore's: for this OS user only
+            Files.setPosixFilePermissions(layout.serverProperties(), PosixFilePermissions.fromString("rw-------"));
+        }
         final boolean formatNow = !StorageFormat.isFormatted(layout);
         if (formatNow) {
             StorageFormat.format(layout, "256m", logFlags,
