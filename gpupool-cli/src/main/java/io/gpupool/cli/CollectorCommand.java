@@ -1,6 +1,9 @@
 package io.gpupool.cli;
 
 import io.gpupool.cli.config.ClusterOptions;
+import io.gpupool.cli.config.ConfigFileOption;
+import io.gpupool.cli.config.ConfigLayers;
+import io.gpupool.cli.config.MetricsHostOption;
 import io.gpupool.cli.config.DurationConverter;
 import io.gpupool.collector.app.FleetCollector;
 import io.gpupool.collector.app.LiveCollector;
@@ -14,6 +17,7 @@ import io.gpupool.collector.publish.PublisherTopics;
 import io.gpupool.collector.sim.FleetSpec;
 import io.gpupool.collector.sim.RandomFaults;
 import io.gpupool.localstack.StackDescriptor;
+import io.gpupool.topics.TopicCatalog;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -97,6 +101,9 @@ public final class CollectorCommand implements Callable<Integer> {
             description = "Port of the collector's Prometheus /metrics; 0 = any free port, -1 = none. Default ${DEFAULT-VALUE}.")
     int metricsPort;
 
+    @Mixin
+    MetricsHostOption metricsHost;
+
     @Option(names = "--buffer-records", paramLabel = "N", defaultValue = "20000",
             description = "Records kept while Kafka is unreachable; older telemetry is dropped and counted beyond it. Default ${DEFAULT-VALUE}.")
     int bufferRecords;
@@ -116,6 +123,9 @@ public final class CollectorCommand implements Callable<Integer> {
 
     @Mixin
     ClusterOptions cluster;
+
+    @Mixin
+    ConfigFileOption configFile;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -171,8 +181,9 @@ public final class CollectorCommand implements Callable<Integer> {
     private int runLive(final PrintWriter out, final String node) throws Exception {
         final Path sysfs = sysfsRoot != null ? sysfsRoot : Path.of("/sys/class/infiniband");
         final LiveOptions options = new LiveOptions(node, pool, source, nvidiaSmi, dcgmUrl, sysfs, kernelLog, topology,
-                interval, cluster.bootstrapServers(), registryUrl(), metricsPort, bufferRecords, labels);
-        try (LiveCollector collector = LiveCollector.start(options)) {
+                interval, cluster.bootstrapServers(), registryUrl(), metricsPort, bufferRecords, labels, cluster.clientMap(),
+                metricsHost.host());
+        try (LiveCollector collector = LiveCollector.start(options, topics())) {
             out.printf("collector for node %s polling %s every %d ms; metrics on port %d%n", node, source,
                     interval.toMillis(), collector.metricsPort());
             out.flush();
@@ -188,8 +199,8 @@ public final class CollectorCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--fault-rate " + faultRate + " is not a probability: use 0 to 1, e.g. 0.001");
         }
         final FleetSpec fleetSpec = new FleetSpec(pool, nodes, gpusPerNode, 8, 32, 8, Math.max(1, (nodes + 255) / 256 / 4), seed);
-        try (FleetCollector fleet = FleetCollector.start(fleetSpec, interval, cluster.bootstrapServers(), registryUrl(),
-                PublisherTopics.defaults(), Math.max(bufferRecords, nodes * 10), metricsPort)) {
+        try (FleetCollector fleet = FleetCollector.start(fleetSpec, interval, cluster.bootstrapServers(),
+                cluster.clientMap(), registryUrl(), topics(), Math.max(bufferRecords, nodes * 10), metricsHost.host(), metricsPort)) {
             if (faultRate > 0) {
                 fleet.fleet().randomFaults(new RandomFaults(seed, faultRate, 30));
             }
@@ -203,6 +214,11 @@ public final class CollectorCommand implements Callable<Integer> {
                     stats.sent(), stats.dropped());
         }
         return 0;
+    }
+
+    /** Topic names: the defaults, renamed by {@code gpupool.topic.*} entries of --config. */
+    private PublisherTopics topics() {
+        return PublisherTopics.from(TopicCatalog.defaults().withOverrides(ConfigLayers.of(spec).fileEntries()));
     }
 
     private String registryUrl() {

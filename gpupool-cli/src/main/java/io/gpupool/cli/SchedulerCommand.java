@@ -1,6 +1,8 @@
 package io.gpupool.cli;
 
 import io.gpupool.cli.config.ClusterOptions;
+import io.gpupool.cli.config.ConfigFileOption;
+import io.gpupool.cli.config.ConfigLayers;
 import io.gpupool.cli.config.DurationConverter;
 import io.gpupool.localstack.StackDescriptor;
 import io.gpupool.scheduler.query.QueryEndpoint;
@@ -31,6 +33,9 @@ public final class SchedulerCommand implements Callable<Integer> {
 
     @Mixin
     ClusterOptions cluster;
+
+    @Mixin
+    ConfigFileOption configFile;
 
     @Option(names = "--registry-url", paramLabel = "URL",
             description = "Schema Registry URL. Default: the local stack's registry. Env GPUPOOL_REGISTRY_URL.")
@@ -110,7 +115,7 @@ public final class SchedulerCommand implements Callable<Integer> {
         try {
             o = new SchedulerOptions(applicationId, cluster.bootstrapServers(), registry, cluster.clientProperties(),
                     profile.equals("production"), state, httpHost, httpPort, engine, snapshotEvery,
-                    tickInterval.toMillis(), TopicCatalog.defaults(), maxClockAhead.toMillis(),
+                    tickInterval.toMillis(), TopicCatalog.defaults().withOverrides(ConfigLayers.of(spec).fileEntries()), maxClockAhead.toMillis(),
                     new Membership(instanceId, sessionTimeout, standbyReplicas));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

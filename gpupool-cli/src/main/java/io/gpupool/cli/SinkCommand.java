@@ -3,6 +3,7 @@ package io.gpupool.cli;
 import io.gpupool.cli.config.ClusterOptions;
 import io.gpupool.cli.config.ConfigFileOption;
 import io.gpupool.cli.config.ConfigLayers;
+import io.gpupool.cli.config.MetricsHostOption;
 import io.gpupool.cli.config.DurationConverter;
 import io.gpupool.localstack.StackDescriptor;
 import io.gpupool.metrics.MetricsServer;
@@ -19,7 +20,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -100,6 +100,9 @@ public final class SinkCommand implements Callable<Integer> {
             description = "Port of /metrics (0: any free port, -1: none; default ${DEFAULT-VALUE}).")
     int metricsPort;
 
+    @Mixin
+    MetricsHostOption metricsHost;
+
     @Option(names = "--duration", paramLabel = "TIME", converter = DurationConverter.class,
             description = "Stop after this long. Default: run until Ctrl-C.")
     Duration duration;
@@ -113,11 +116,9 @@ public final class SinkCommand implements Callable<Integer> {
         final PrintWriter out = spec.commandLine().getOut();
         final Path state = stateDir != null ? stateDir
                 : cluster.dataDir().path().resolve(node == null ? "sink" : "sink-" + node);
-        final Map<String, Object> client = new HashMap<>();
-        cluster.clientProperties().forEach((k, v) -> client.put(k.toString(), v));
         SinkConfig config = SinkConfig.defaults(cluster.bootstrapServers(), registry(), state)
                 .withTopics(TopicCatalog.defaults().withOverrides(ConfigLayers.of(spec).fileEntries()))
-                .withClientProperties(client)
+                .withClientProperties(cluster.clientMap())
                 .withRetry(new RetryPolicy(attempts, Duration.ofMillis(200), Duration.ofSeconds(5)))
                 .withOwnPartitionOnly(!allPartitions);
         if (node != null) {
@@ -141,7 +142,7 @@ public final class SinkCommand implements Callable<Integer> {
              MetricsServer metrics = metricsPort < 0 ? null : serve(sink)) {
             out.printf("gpupool sink: %s applier, %s, commands from %s, ledger %s, %s%n", applier,
                     node == null ? "all nodes" : "node " + node, config.commandsTopic(), state,
-                    metrics == null ? "no metrics" : "metrics at http://localhost:" + metrics.port() + "/metrics");
+                    metrics == null ? "no metrics" : "metrics at http://" + metrics.host() + ":" + metrics.port() + "/metrics");
             out.flush();
             while (sink.isRunning() && !stop.await(500, TimeUnit.MILLISECONDS)) {
                 if (duration != null && System.nanoTime() - began >= duration.toNanos()) {
@@ -168,7 +169,7 @@ public final class SinkCommand implements Callable<Integer> {
     }
 
     private MetricsServer serve(final SinkRunner sink) throws IOException {
-        return MetricsServer.start(sink.metrics().registry(), "0.0.0.0", metricsPort);
+        return MetricsServer.start(sink.metrics().registry(), metricsHost.host(), metricsPort);
     }
 
     private String registry() {

@@ -1,11 +1,13 @@
 package io.gpupool.cli;
 
+import io.gpupool.cli.config.ClusterOptions;
 import io.gpupool.cli.config.ConfigFileOption;
 import io.gpupool.cli.config.ConfigLayers;
 import io.gpupool.cli.config.DataDirOption;
 import io.gpupool.cli.config.DurationConverter;
 import io.gpupool.cli.up.PipelineOptions;
 import io.gpupool.cli.up.PipelineServices;
+import io.gpupool.cli.up.SecureService;
 import io.gpupool.cli.up.SchedulerService;
 import io.gpupool.cli.up.ServiceGroup;
 import io.gpupool.cli.up.StackService;
@@ -14,10 +16,15 @@ import io.gpupool.cli.up.UpContext;
 import io.gpupool.cli.up.UpService;
 import io.gpupool.localstack.LocalStackSettings;
 import io.gpupool.localstack.broker.BrokerSettings;
+import io.gpupool.localstack.secure.StackPrincipal;
+import io.gpupool.localstack.secure.StackSecurity;
+import io.gpupool.scheduler.stream.SchedulerOptions;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -61,6 +68,17 @@ public final class UpCommand implements Callable<Integer> {
             description = "Maximum heap of the broker JVM (default ${DEFAULT-VALUE}).")
     String brokerHeap;
 
+    @Option(names = "--command-config", paramLabel = "FILE",
+            description = "Kafka client properties (security.protocol, sasl.*, ssl.*; schema.registry.* and basic.auth.*"
+                    + " for the registry) for every client up starts: topics, scheduler, fleet, sink and generator.")
+    Path commandConfig;
+
+    @Option(names = "--secure",
+            description = "Secured stack: the broker with SASL/SCRAM-SHA-512 over TLS and ACLs per principal (scheduler, sink,"
+                    + " collector, submitter, auditor), the registry over HTTPS with basic auth. Certificates and passwords are"
+                    + " made at the first start in <data-dir>/secure/, with one --command-config file per principal.")
+    boolean secure;
+
     @Mixin
     PipelineOptions pipeline;
 
@@ -68,8 +86,11 @@ public final class UpCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     /** The services in start order: the stack, topics and scheduler (unless --no-scheduler), then the fleet, sink, workload and progress. */
-    static List<UpService> services(final PipelineOptions pipeline, final PrintWriter err) {
+    static List<UpService> services(final PipelineOptions pipeline, final boolean secure, final PrintWriter err) {
         final List<UpService> all = new ArrayList<>(List.of(new StackService(), new TopicsService()));
+        if (secure) {
+            all.add(new SecureService(SchedulerOptions.DEFAULT_APPLICATION_ID));
+        }
         if (!pipeline.noScheduler) {
             all.add(new SchedulerService());
         }
@@ -86,14 +107,18 @@ public final class UpCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), pipeline.problem());
         }
         final PrintWriter out = spec.commandLine().getOut();
-        final LocalStackSettings settings = new LocalStackSettings(
-                BrokerSettings.defaults(dataDir.path()).withPort(port).withHeap(brokerHeap), registryPort);
-        final UpContext context = new UpContext(settings, ConfigLayers.of(spec).fileEntries(), out);
+        BrokerSettings broker = BrokerSettings.defaults(dataDir.path()).withPort(port).withHeap(brokerHeap);
+        if (secure) {
+            broker = broker.withSecurity(StackSecurity.ensure(broker.dataDir()));
+        }
+        final LocalStackSettings settings = new LocalStackSettings(broker, registryPort);
+        final UpContext context = new UpContext(settings, ConfigLayers.of(spec).fileEntries(), out,
+                commandConfig == null ? new Properties() : ClusterOptions.commandConfig(commandConfig));
 
         out.printf("gpupool up: data directory %s%n", dataDir.path());
         out.flush();
         final long began = System.nanoTime();
-        final ServiceGroup group = new ServiceGroup(services(pipeline, spec.commandLine().getErr()));
+        final ServiceGroup group = new ServiceGroup(services(pipeline, secure, spec.commandLine().getErr()));
         final CountDownLatch stopRequested = new CountDownLatch(1);
         final CountDownLatch stopped = new CountDownLatch(1);
         final Thread main = Thread.currentThread();
@@ -139,6 +164,8 @@ public final class UpCommand implements Callable<Integer> {
             out.printf("  registry URL       %s%n", context.registryUrl().orElse("(none)"));
             out.printf("  data directory     %s%n", dataDir.path());
             out.printf("  broker log         %s%n", settings.broker().layout().brokerLog());
+            settings.broker().security().ifPresent(s -> out.printf("  client settings    %s  (--command-config, one per principal)%n",
+                    s.clientFile(StackPrincipal.SUBMITTER).resolveSibling("<principal>.properties")));
             out.println(duration == null ? "Running until Ctrl-C." : "Running for " + duration.toSeconds() + " s (--duration).");
             out.flush();
             if (duration == null) {

@@ -15,12 +15,18 @@ class UpServicesTest {
     private static List<String> services(final String... args) {
         final UpCommand up = new UpCommand();
         new CommandLine(up).parseArgs(args);
-        return UpCommand.services(up.pipeline, new PrintWriter(new StringWriter())).stream().map(UpService::name).toList();
+        return UpCommand.services(up.pipeline, up.secure, new PrintWriter(new StringWriter())).stream().map(UpService::name).toList();
     }
 
     @Test
     void theWholePipelineByDefault() {
         assertThat(services()).startsWith("local stack", "topics", "scheduler").contains("fleet", "sink");
+    }
+
+    @Test
+    void secureSetsUpTheAclsAndSchemasOnceTheTopicsExist() {
+        assertThat(services("--secure")).startsWith("local stack", "topics", "security", "scheduler");
+        assertThat(services()).doesNotContain("security");
     }
 
     @Test

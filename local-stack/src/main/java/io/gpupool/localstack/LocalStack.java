@@ -1,5 +1,7 @@
 package io.gpupool.localstack;
 
+import io.gpupool.localstack.broker.Ports;
+import io.gpupool.localstack.secure.StackSecurity;
 import io.gpupool.localstack.broker.BrokerException;
 import io.gpupool.localstack.broker.KafkaBroker;
 import io.gpupool.localstack.broker.Processes;
@@ -35,13 +37,17 @@ public final class LocalStack implements AutoCloseable {
      */
     public static LocalStack start(final LocalStackSettings settings) {
         final Path dataDir = settings.dataDir();
+        if (settings.broker().security().isEmpty() && StackSecurity.isSecured(dataDir)) {
+            throw new BrokerException("the data directory " + dataDir + " holds a secured stack: start it with"
+                    + " `gpupool up --secure`, or use another --data-dir");
+        }
         clearStale(dataDir);
         final KafkaBroker broker = KafkaBroker.start(settings.broker());
         StackRegistry registry = null;
         try {
-            registry = StackRegistry.start(dataDir, broker.bootstrapServers(), settings.registryPort());
+            registry = StackRegistry.start(dataDir, broker.bootstrapServers(), settings.registryPort(), settings.broker().security());
             final StackDescriptor descriptor = new StackDescriptor(dataDir, broker.bootstrapServers(),
-                    registry.url(), broker.pid(), ProcessHandle.current().pid());
+                    registry.url(), broker.pid(), ProcessHandle.current().pid(), settings.broker().security().isPresent());
             descriptor.write();
             return new LocalStack(settings, broker, registry, descriptor);
         } catch (RuntimeException e) {
@@ -59,7 +65,7 @@ public final class LocalStack implements AutoCloseable {
         if (descriptor.isEmpty() || !descriptor.get().brokerAlive()) {
             return Optional.empty();
         }
-        return KafkaBroker.answers(descriptor.get().bootstrapServers(), PROBE) ? descriptor : Optional.empty();
+        return answers(descriptor.get()) ? descriptor : Optional.empty();
     }
 
     /**
@@ -86,7 +92,7 @@ public final class LocalStack implements AutoCloseable {
             return;
         }
         final StackDescriptor old = previous.get();
-        if (old.ownerAlive() && old.brokerAlive() && KafkaBroker.answers(old.bootstrapServers(), PROBE)) {
+        if (old.ownerAlive() && old.brokerAlive() && answers(old)) {
             throw new BrokerException("a local stack already runs in " + dataDir + " (owner pid " + old.ownerPid()
                     + ", broker " + old.bootstrapServers() + "); use it, stop that process, or pass another --data-dir");
         }
@@ -95,6 +101,22 @@ public final class LocalStack implements AutoCloseable {
             ProcessHandle.of(old.brokerPid()).ifPresent(p -> Processes.stop(p, Duration.ofSeconds(30)));
         }
         old.delete();
+    }
+
+    /**
+     * Whether the described broker answers now. A secured one would refuse an anonymous client: that its
+     * port takes connections is what can be known without a principal's password.
+     */
+    private static boolean answers(final StackDescriptor descriptor) {
+        if (!descriptor.secure()) {
+            return KafkaBroker.answers(descriptor.bootstrapServers(), PROBE);
+        }
+        final String address = descriptor.bootstrapServers().split(",")[0].trim();
+        try {
+            return Ports.accepts(Integer.parseInt(address.substring(address.lastIndexOf(':') + 1)));
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     private static boolean isOurBroker(final long pid) {

@@ -21,9 +21,11 @@ import java.util.Properties;
  * @param registryUrl      the Schema-Registry-compatible server's base URL, or empty while none runs
  * @param brokerPid        the broker JVM
  * @param ownerPid         the JVM that started the stack and stops it (the broker exits with it)
+ * @param secure           whether the broker speaks SASL_SSL (gpupool up --secure): clients need a principal's
+ *                         {@code --command-config <data-dir>/secure/<principal>.properties}
  */
 public record StackDescriptor(Path dataDir, String bootstrapServers, Optional<String> registryUrl,
-                              long brokerPid, long ownerPid) {
+                              long brokerPid, long ownerPid, boolean secure) {
 
     public static final String FILE_NAME = "stack.properties";
 
@@ -31,6 +33,12 @@ public record StackDescriptor(Path dataDir, String bootstrapServers, Optional<St
         Objects.requireNonNull(dataDir, "dataDir");
         Objects.requireNonNull(bootstrapServers, "bootstrapServers");
         Objects.requireNonNull(registryUrl, "registryUrl");
+    }
+
+    /** A plaintext stack's descriptor. */
+    public StackDescriptor(final Path dataDir, final String bootstrapServers, final Optional<String> registryUrl,
+            final long brokerPid, final long ownerPid) {
+        this(dataDir, bootstrapServers, registryUrl, brokerPid, ownerPid, false);
     }
 
     public static Path file(final Path dataDir) {
@@ -56,7 +64,8 @@ public record StackDescriptor(Path dataDir, String bootstrapServers, Optional<St
         final String registry = p.getProperty("registry.url", "").trim();
         return Optional.of(new StackDescriptor(dataDir.toAbsolutePath().normalize(), bootstrap.trim(),
                 registry.isEmpty() ? Optional.empty() : Optional.of(registry),
-                parsePid(p, "broker.pid", file), parsePid(p, "owner.pid", file)));
+                parsePid(p, "broker.pid", file), parsePid(p, "owner.pid", file),
+                Boolean.parseBoolean(p.getProperty("secure", "false").trim())));
     }
 
     private static long parsePid(final Properties p, final String key, final Path file) {
@@ -75,6 +84,7 @@ public record StackDescriptor(Path dataDir, String bootstrapServers, Optional<St
         p.setProperty("registry.url", registryUrl.orElse(""));
         p.setProperty("broker.pid", Long.toString(brokerPid));
         p.setProperty("owner.pid", Long.toString(ownerPid));
+        p.setProperty("secure", Boolean.toString(secure));
         final Path file = file(dataDir);
         final Path tmp = dataDir.resolve(FILE_NAME + ".tmp");
         try {

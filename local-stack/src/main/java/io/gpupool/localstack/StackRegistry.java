@@ -1,5 +1,8 @@
 package io.gpupool.localstack;
 
+import io.gpupool.localstack.registry.RegistryRole;
+import io.gpupool.localstack.secure.StackPrincipal;
+import io.gpupool.localstack.secure.StackSecurity;
 import io.gpupool.localstack.broker.Ports;
 import io.gpupool.localstack.registry.SchemaRegistryServer;
 import java.io.IOException;
@@ -9,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Properties;
 
 /**
  * The stack's Schema-Registry-compatible server (schemas kept in the broker's {@code _schemas}
@@ -26,14 +30,26 @@ final class StackRegistry implements AutoCloseable {
         this.server = server;
     }
 
-    static StackRegistry start(final Path dataDir, final String bootstrapServers, final int wantedPort) {
+    /**
+     * @param security for a secured stack: HTTPS with the stack's certificate, and basic auth with the admin as
+     *                 the one user who may change anything (every other principal reads)
+     */
+    static StackRegistry start(final Path dataDir, final String bootstrapServers, final int wantedPort,
+            final Optional<StackSecurity> security) {
         final Path portFile = dataDir.resolve("registry").resolve("port");
         final int port = wantedPort > 0 ? wantedPort : Ports.preferred(previousPort(portFile));
-        final SchemaRegistryServer server = SchemaRegistryServer.builder()
-                .kafka(bootstrapServers).host(HOST).port(port)
+        final SchemaRegistryServer.Builder builder = SchemaRegistryServer.builder()
+                .kafka(bootstrapServers, security.map(s -> s.clientConfig(StackPrincipal.ADMIN)).orElseGet(Properties::new))
+                .host(HOST).port(port)
                 // Over the producer's request timeout plus linger, which Kafka requires of the delivery timeout.
-                .kafkaTimeout(KAFKA_TIMEOUT)
-                .start();
+                .kafkaTimeout(KAFKA_TIMEOUT);
+        security.ifPresent(s -> {
+            builder.tls(s.registryContext());
+            for (final StackPrincipal p : StackPrincipal.values()) {
+                builder.basicAuth(p.user(), s.password(p), p == StackPrincipal.ADMIN ? RegistryRole.ADMIN : RegistryRole.READ);
+            }
+        });
+        final SchemaRegistryServer server = builder.start();
         try {
             Files.createDirectories(portFile.getParent());
             Files.writeString(portFile, server.port() + "\n", StandardCharsets.UTF_8);

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
@@ -11,6 +12,11 @@ import java.util.concurrent.Executors;
 
 /** Serves a Prometheus registry at GET /metrics on the JDK's own HTTP server (collectors, sinks). */
 public final class MetricsServer implements AutoCloseable {
+    /** This machine only: what {@code gpupool up} and the tests use. */
+    public static final String LOOPBACK = "127.0.0.1";
+    /** Every interface: what a node agent scraped from another machine (or a container) needs. */
+    public static final String ALL_INTERFACES = "0.0.0.0";
+
     private final HttpServer server;
     private final ExecutorService executor;
 
@@ -50,6 +56,13 @@ public final class MetricsServer implements AutoCloseable {
 
     public int port() {
         return server.getAddress().getPort();
+    }
+
+    /** The address it listens on, e.g. 127.0.0.1 (this machine only) or 0.0.0.0 (every interface). */
+    public String host() {
+        final InetAddress address = server.getAddress().getAddress();
+        // 0.0.0.0 binds the IPv6 wildcard too (::, printed 0:0:0:0:0:0:0:0): say it as it was asked
+        return address.isAnyLocalAddress() ? ALL_INTERFACES : address.getHostAddress();
     }
 
     @Override

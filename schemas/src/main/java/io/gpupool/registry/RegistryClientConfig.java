@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.nio.charset.StandardCharsets;
+import javax.net.ssl.SSLContext;
 
 /**
  * Where the registry is and how to authenticate. Keys are the ones Confluent's clients use, so
@@ -19,6 +20,7 @@ import java.nio.charset.StandardCharsets;
  *   basic.auth.user.info=user:secret
  *   bearer.auth.token=eyJ...                                  (bearer.auth.credentials.source=STATIC_TOKEN)
  *   schema.registry.request.timeout.ms=10000
+ *   schema.registry.ssl.truststore.location=...               (and the other schema.registry.ssl.* keys: {@link RegistryTls})
  * </pre>
  */
 public final class RegistryClientConfig {
@@ -31,30 +33,38 @@ public final class RegistryClientConfig {
     private final List<URI> baseUrls;
     private final String authorization;
     private final Duration requestTimeout;
+    private final SSLContext sslContext;
 
-    private RegistryClientConfig(final List<URI> baseUrls, final String authorization, final Duration requestTimeout) {
+    private RegistryClientConfig(final List<URI> baseUrls, final String authorization, final Duration requestTimeout,
+            final SSLContext sslContext) {
         this.baseUrls = List.copyOf(baseUrls);
         this.authorization = authorization;
         this.requestTimeout = requestTimeout;
+        this.sslContext = sslContext;
     }
 
     /** A client of one registry without authentication. */
     public static RegistryClientConfig of(final String url) {
-        return new RegistryClientConfig(parseUrls(url), null, Duration.ofSeconds(10));
+        return new RegistryClientConfig(parseUrls(url), null, Duration.ofSeconds(10), null);
     }
 
     public RegistryClientConfig withBasicAuth(final String user, final String password) {
         final String token = Base64.getEncoder().encodeToString(
                 (user + ":" + password).getBytes(StandardCharsets.UTF_8));
-        return new RegistryClientConfig(baseUrls, "Basic " + token, requestTimeout);
+        return new RegistryClientConfig(baseUrls, "Basic " + token, requestTimeout, sslContext);
     }
 
     public RegistryClientConfig withBearerToken(final String token) {
-        return new RegistryClientConfig(baseUrls, "Bearer " + Objects.requireNonNull(token, "token"), requestTimeout);
+        return new RegistryClientConfig(baseUrls, "Bearer " + Objects.requireNonNull(token, "token"), requestTimeout, sslContext);
     }
 
     public RegistryClientConfig withRequestTimeout(final Duration timeout) {
-        return new RegistryClientConfig(baseUrls, authorization, timeout);
+        return new RegistryClientConfig(baseUrls, authorization, timeout, sslContext);
+    }
+
+    /** TLS with this context (trusted CAs, a client certificate) instead of the JVM's default. */
+    public RegistryClientConfig withSslContext(final SSLContext context) {
+        return new RegistryClientConfig(baseUrls, authorization, requestTimeout, Objects.requireNonNull(context, "context"));
     }
 
     /** Reads the Confluent-style keys above from a client configuration map. */
@@ -82,6 +92,10 @@ public final class RegistryClientConfig {
         final Object bearer = configs.get(BEARER_TOKEN);
         if (bearer != null && !bearer.toString().isBlank()) {
             config = config.withBearerToken(bearer.toString().trim());
+        }
+        final Optional<SSLContext> tls = RegistryTls.fromMap(configs);
+        if (tls.isPresent()) {
+            config = config.withSslContext(tls.get());
         }
         return config;
     }
@@ -123,5 +137,10 @@ public final class RegistryClientConfig {
 
     public Duration requestTimeout() {
         return requestTimeout;
+    }
+
+    /** The TLS context of {@code schema.registry.ssl.*}; empty: the JVM's default. */
+    public Optional<SSLContext> sslContext() {
+        return Optional.ofNullable(sslContext);
     }
 }

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SSLException;
 import org.apache.avro.Schema;
 
 /**
@@ -37,7 +38,9 @@ public final class SchemaRegistryClient implements SchemaRegistry {
 
     public SchemaRegistryClient(final RegistryClientConfig config) {
         this.config = Objects.requireNonNull(config, "config");
-        this.http = HttpClient.newBuilder().connectTimeout(config.requestTimeout()).build();
+        final HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(config.requestTimeout());
+        config.sslContext().ifPresent(builder::sslContext);
+        this.http = builder.build();
     }
 
     public static SchemaRegistryClient of(final String url) {
@@ -226,6 +229,9 @@ public final class SchemaRegistryClient implements SchemaRegistry {
             final HttpResponse<String> response;
             try {
                 response = http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            } catch (final SSLException e) {
+                throw new SchemaRegistryException("TLS with the schema registry at " + uri + " failed (" + e.getMessage()
+                        + "): trust its CA with " + RegistryTls.TRUSTSTORE_LOCATION + " (and .password)", e);
             } catch (final IOException e) {
                 // Connection refused, reset or timed out: the next URL may be up.
                 lastFailure = e;

@@ -26,7 +26,8 @@ public final class AvroSerdeConfig {
     private AvroSerdeConfig() {
     }
 
-    static boolean autoRegister(final Map<String, ?> configs) {
+    /** {@code auto.register.schemas}: true unless set to false (a client that may only look schemas up). */
+    public static boolean autoRegister(final Map<String, ?> configs) {
         final Object v = configs.get(AUTO_REGISTER);
         if (v == null) {
             return true;

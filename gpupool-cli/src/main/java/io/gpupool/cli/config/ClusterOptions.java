@@ -7,8 +7,10 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.TreeMap;
 import org.apache.kafka.clients.CommonClientConfigs;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
@@ -34,20 +36,38 @@ public final class ClusterOptions {
 
     /** Client properties: the command-config file, then the bootstrap servers on top. */
     public Properties clientProperties() {
-        final Properties properties = new Properties();
-        if (commandConfig != null) {
-            if (!Files.isRegularFile(commandConfig)) {
-                throw new CommandLine.PicocliException(
-                        "--command-config " + commandConfig + " does not exist; give the path of a Kafka client properties file");
-            }
-            try (Reader reader = Files.newBufferedReader(commandConfig, StandardCharsets.UTF_8)) {
-                properties.load(reader);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read --command-config " + commandConfig, e);
-            }
-        }
+        final Properties properties = commandConfig == null ? new Properties() : commandConfig(commandConfig);
         properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        if (bootstrapServer == null && !properties.containsKey(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG)
+                && dataDir.running().map(StackDescriptor::secure).orElse(false)) {
+            // an anonymous client would wait for metadata until it times out, and say nothing about why
+            throw new CommandLine.PicocliException("the stack in " + dataDir.path() + " is secured (up --secure): pass"
+                    + " --command-config " + dataDir.path().resolve("secure").resolve("<principal>.properties")
+                    + ", e.g. submitter.properties to submit, auditor.properties to read");
+        }
         return properties;
+    }
+
+    /** A {@code --command-config} file's Kafka (and registry) client properties. */
+    public static Properties commandConfig(final Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new CommandLine.PicocliException(
+                    "--command-config " + file + " does not exist; give the path of a Kafka client properties file");
+        }
+        final Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            properties.load(reader);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read --command-config " + file, e);
+        }
+        return properties;
+    }
+
+    /** {@link #clientProperties()} as the map the Kafka clients and serdes take. */
+    public Map<String, Object> clientMap() {
+        final Map<String, Object> map = new TreeMap<>();
+        clientProperties().forEach((k, v) -> map.put(k.toString(), v));
+        return map;
     }
 
     /** The explicit bootstrap servers, or those of the local stack running in --data-dir. */

@@ -1,6 +1,8 @@
 package io.gpupool.cli.up;
 
+import io.gpupool.localstack.secure.StackPrincipal;
 import io.gpupool.collector.app.FleetCollector;
+import io.gpupool.metrics.MetricsServer;
 import io.gpupool.collector.publish.PublisherTopics;
 import io.gpupool.collector.sim.FleetSpec;
 import io.gpupool.collector.sim.RandomFaults;
@@ -34,8 +36,9 @@ public final class FleetService implements UpService {
     public AutoCloseable start(final UpContext context) throws Exception {
         final FleetSpec spec = options.fleetSpec(PipelineParts.POOL);
         final String registry = context.registryUrl().orElseThrow(() -> new IllegalStateException("the fleet needs the schema registry"));
-        final FleetCollector fleet = FleetCollector.start(spec, options.telemetryInterval, context.bootstrapServers(), registry,
-                PublisherTopics.from(TopicCatalog.defaults().withOverrides(context.config())), Math.max(20_000, spec.nodes() * 10), 0);
+        final FleetCollector fleet = FleetCollector.start(spec, options.telemetryInterval, context.bootstrapServers(),
+                context.clientMap(StackPrincipal.COLLECTOR), registry, PublisherTopics.from(TopicCatalog.defaults().withOverrides(context.config())),
+                Math.max(20_000, spec.nodes() * 10), MetricsServer.LOOPBACK, 0);
         try {
             if (options.faultRate > 0) {
                 fleet.fleet().randomFaults(new RandomFaults(options.seed, options.faultRate, 30));

@@ -1,5 +1,6 @@
 package io.gpupool.cli.up;
 
+import io.gpupool.localstack.secure.StackPrincipal;
 import io.gpupool.scheduler.query.QueryEndpoint;
 import io.gpupool.scheduler.app.RestoreProgress;
 import io.gpupool.scheduler.app.SchedulerApp;
@@ -9,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.kafka.streams.KafkaStreams;
 
 /** The scheduler (both stages) on the local stack; its query URL goes into the data directory. */
@@ -40,7 +40,7 @@ public final class SchedulerService implements UpService {
         final Path dataDir = context.settings().broker().layout().dataDir();
         final SchedulerOptions o = new SchedulerOptions(applicationId, context.bootstrapServers(),
                 context.registryUrl().orElseThrow(() -> new IllegalStateException("the scheduler needs the schema registry")),
-                new Properties(), false, dataDir.resolve("scheduler-state"), "127.0.0.1", 0, Map.of(),
+                context.clientProperties(StackPrincipal.SCHEDULER), false, dataDir.resolve("scheduler-state"), "127.0.0.1", 0, Map.of(),
                 SchedulerOptions.DEFAULT_SNAPSHOT_EVERY, SchedulerOptions.DEFAULT_TICK_INTERVAL_MS,
                 TopicCatalog.defaults().withOverrides(context.config()));
         final SchedulerApp app = SchedulerApp.start(o);

@@ -1,5 +1,6 @@
 package io.gpupool.cli.up;
 
+import io.gpupool.localstack.secure.StackPrincipal;
 import io.gpupool.avro.JobEvent;
 import io.gpupool.sink.SinkConfig;
 import io.gpupool.sink.SinkListener;
@@ -43,7 +44,8 @@ public final class SinkService implements UpService {
         final SinkConfig config = SinkConfig.defaults(context.bootstrapServers(),
                 context.registryUrl().orElseThrow(() -> new IllegalStateException("the sink needs the schema registry")),
                 context.settings().broker().layout().dataDir().resolve("sink"))
-                .withTopics(TopicCatalog.defaults().withOverrides(context.config()));
+                .withTopics(TopicCatalog.defaults().withOverrides(context.config()))
+                .withClientProperties(context.clientMap(StackPrincipal.SINK));
         final Applier simulated = new SimulatedApplier(options.timeScale, DEFAULT_RUNTIME);
         final SinkRunner sink = SinkRunner.create(config, options.execJobs
                 ? new ExecOrSimulatedApplier(new ExecApplier(CommandTemplate.jobCommand(), EXEC_GRACE,
@@ -63,7 +65,7 @@ public final class SinkService implements UpService {
         MetricsServer metrics = null;
         try {
             sink.start();
-            metrics = MetricsServer.start(sink.metrics().registry(), "0.0.0.0", 0);
+            metrics = MetricsServer.start(sink.metrics().registry(), MetricsServer.LOOPBACK, 0);
             parts.sink(sink);
             // Jobs adopted from the ledger of a previous run are running already.
             parts.fleet().ifPresent(f -> f.busyGpus().set(sink.busyGpuUuids()));

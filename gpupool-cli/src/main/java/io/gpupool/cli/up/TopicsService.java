@@ -1,5 +1,6 @@
 package io.gpupool.cli.up;
 
+import io.gpupool.localstack.secure.StackPrincipal;
 import io.gpupool.localstack.topics.TopicSetup;
 import io.gpupool.localstack.topics.TopicStatus;
 import io.gpupool.topics.TopicCatalog;
@@ -8,7 +9,6 @@ import java.util.List;
 import java.util.Properties;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /** Creates every topic of the catalog on the local broker; a topic that differs from its spec stops {@code up}. */
 public final class TopicsService implements UpService {
@@ -21,8 +21,7 @@ public final class TopicsService implements UpService {
     @Override
     public AutoCloseable start(final UpContext context) {
         final TopicCatalog catalog = TopicCatalog.defaults().withOverrides(context.config());
-        final Properties admin = new Properties();
-        admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, context.bootstrapServers());
+        final Properties admin = context.clientProperties(StackPrincipal.ADMIN);
         final List<TopicStatus> statuses;
         try (Admin client = Admin.create(admin)) {
             statuses = new TopicSetup(client, Duration.ofSeconds(30)).apply(catalog.all(), false);

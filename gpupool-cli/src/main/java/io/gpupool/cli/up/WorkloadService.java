@@ -1,5 +1,6 @@
 package io.gpupool.cli.up;
 
+import io.gpupool.localstack.secure.StackPrincipal;
 import io.gpupool.cli.workload.JobCommandProducer;
 import io.gpupool.cli.workload.SyntheticJobs;
 import io.gpupool.cli.workload.TimedJob;
@@ -11,7 +12,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
-import org.apache.kafka.clients.CommonClientConfigs;
 
 /** The job generator (a seeded synthetic mix at --rate) or the replay of a --trace file, time-scaled. */
 public final class WorkloadService implements UpService {
@@ -47,8 +47,7 @@ public final class WorkloadService implements UpService {
             what = String.format(Locale.ROOT, "generator: %.1f jobs/s (single GPU, fractional, 8-GPU, gangs; 4 tenants, "
                     + "3 priority classes), seed %d", options.rate, options.seed);
         }
-        final Properties client = new Properties();
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, context.bootstrapServers());
+        final Properties client = context.clientProperties(StackPrincipal.SUBMITTER);
         final String topic = TopicCatalog.defaults().withOverrides(context.config()).name(Topic.JOBS);
         final JobCommandProducer producer = new JobCommandProducer(client,
                 context.registryUrl().orElseThrow(() -> new IllegalStateException("the generator needs the schema registry")), topic);

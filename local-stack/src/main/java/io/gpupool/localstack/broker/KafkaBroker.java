@@ -1,9 +1,12 @@
 package io.gpupool.localstack.broker;
 
+import io.gpupool.localstack.secure.StackSecurity;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +26,8 @@ import org.apache.kafka.clients.admin.DescribeClusterOptions;
 public final class KafkaBroker implements AutoCloseable {
 
     private static final Duration POLL = Duration.ofMillis(250);
+    /** Written next to the cluster id when the storage was formatted with the secured stack's SCRAM users. */
+    private static final String SECURED_MARK = "secured";
 
     private final BrokerSettings settings;
     private final Process process;
@@ -77,10 +82,22 @@ public final class KafkaBroker implements AutoCloseable {
         final BrokerPorts ports = BrokerPorts.choose(layout, settings.port());
         final Map<String, String> props = ServerProperties.render(
                 layout, ports.broker(), ports.controller(), settings.autoCreateTopics());
+        settings.security().ifPresent(s -> props.putAll(s.serverProperties(ports.broker(), ports.controller())));
         Files.writeString(layout.serverProperties(), ServerProperties.toText(props), StandardCharsets.UTF_8);
+        if (settings.security().isPresent() && FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+            // it holds the admin's password and the keystore's: for this OS user only
+            Files.setPosixFilePermissions(layout.serverProperties(), PosixFilePermissions.fromString("rw-------"));
+        }
         final boolean formatNow = !StorageFormat.isFormatted(layout);
         if (formatNow) {
-            StorageFormat.format(layout, "256m", logFlags);
+            StorageFormat.format(layout, "256m", logFlags,
+                    settings.security().map(StackSecurity::formatArguments).orElse(List.of()));
+        } else if (settings.security().isPresent() && !Files.isRegularFile(layout.kafkaDir().resolve(SECURED_MARK))) {
+            throw new BrokerException("the data directory " + settings.dataDir() + " was formatted without --secure, so its"
+                    + " broker has no SCRAM users; start the secured stack in a new --data-dir");
+        }
+        if (formatNow && settings.security().isPresent()) {
+            Files.writeString(layout.kafkaDir().resolve(SECURED_MARK), "formatted with SCRAM users\n", StandardCharsets.UTF_8);
         }
         return new Prepared(ports, logFlags, formatNow);
     }
@@ -121,7 +138,9 @@ public final class KafkaBroker implements AutoCloseable {
             checkStillStarting(deadline);
             Thread.sleep(POLL.toMillis());
         }
-        try (Admin admin = Admin.create(adminConfig(bootstrapServers()))) {
+        final Properties config = adminConfig(bootstrapServers());
+        config.putAll(settings.adminClientProperties());
+        try (Admin admin = Admin.create(config)) {
             while (!answers(admin)) {
                 checkStillStarting(deadline);
                 Thread.sleep(POLL.toMillis());

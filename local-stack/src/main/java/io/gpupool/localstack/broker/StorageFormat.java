@@ -3,6 +3,7 @@ package io.gpupool.localstack.broker;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.Uuid;
@@ -38,11 +39,13 @@ final class StorageFormat {
     }
 
     /** Runs the format tool as a child JVM; its output goes to {@code logs/storage-format.log}. */
-    static void format(final BrokerLayout layout, final String heap, final List<String> logFlags)
+    static void format(final BrokerLayout layout, final String heap, final List<String> logFlags, final List<String> extraArguments)
             throws IOException, InterruptedException {
         final String clusterId = clusterId(layout);
-        final List<String> command = ChildJvm.command(heap, logFlags, "kafka.tools.StorageTool",
+        final List<String> arguments = new ArrayList<>(
                 List.of("format", "--cluster-id", clusterId, "--config", layout.serverProperties().toString()));
+        arguments.addAll(extraArguments);
+        final List<String> command = ChildJvm.command(heap, logFlags, "kafka.tools.StorageTool", arguments);
         final Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(layout.formatLog().toFile()))

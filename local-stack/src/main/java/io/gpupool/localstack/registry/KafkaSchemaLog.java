@@ -46,9 +46,15 @@ final class KafkaSchemaLog implements SchemaLog {
     private final KafkaProducer<String, String> producer;
 
     KafkaSchemaLog(final String bootstrapServers, final String topic, final Duration timeout) {
+        this(bootstrapServers, new Properties(), topic, timeout);
+    }
+
+    /** @param clientProperties Kafka client settings of the registry's own clients (security, for a secured broker) */
+    KafkaSchemaLog(final String bootstrapServers, final Properties clientProperties, final String topic, final Duration timeout) {
         this.topic = topic;
         this.timeout = timeout;
         this.common = new Properties();
+        common.putAll(clientProperties);
         common.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         ensureTopic();
         final Properties p = new Properties();

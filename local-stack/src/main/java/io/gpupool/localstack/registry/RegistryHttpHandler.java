@@ -16,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,14 +31,12 @@ final class RegistryHttpHandler implements HttpHandler {
 
     private final RegistryService service;
     private final String contextPath;
-    private final Set<String> acceptedAuthorizations;
+    private final RegistryAccess access;
 
-    /** @param acceptedAuthorizations Authorization header values let in; empty = no authentication. */
-    RegistryHttpHandler(final RegistryService service, final String contextPath,
-                        final Set<String> acceptedAuthorizations) {
+    RegistryHttpHandler(final RegistryService service, final String contextPath, final RegistryAccess access) {
         this.service = service;
         this.contextPath = contextPath;
-        this.acceptedAuthorizations = Set.copyOf(acceptedAuthorizations);
+        this.access = access;
     }
 
     @Override
@@ -48,8 +45,9 @@ final class RegistryHttpHandler implements HttpHandler {
             int status = 200;
             JsonNode body;
             try {
-                authenticate(exchange);
-                body = route(exchange.getRequestMethod(), segments(exchange), exchange);
+                final List<String> path = segments(exchange);
+                access.check(exchange.getRequestHeaders().getFirst("Authorization"), exchange.getRequestMethod(), path);
+                body = route(exchange.getRequestMethod(), path, exchange);
             } catch (final RegistryError e) {
                 status = e.httpStatus();
                 body = error(e.errorCode(), e.getMessage());
@@ -67,16 +65,6 @@ final class RegistryHttpHandler implements HttpHandler {
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(bytes);
             }
-        }
-    }
-
-    private void authenticate(final HttpExchange exchange) {
-        if (acceptedAuthorizations.isEmpty()) {
-            return;
-        }
-        final String given = exchange.getRequestHeaders().getFirst("Authorization");
-        if (given == null || !acceptedAuthorizations.contains(given.trim())) {
-            throw new RegistryError(401, 401, "Unauthorized");
         }
     }
 

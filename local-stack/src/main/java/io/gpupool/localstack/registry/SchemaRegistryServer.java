@@ -1,18 +1,22 @@
 package io.gpupool.localstack.registry;
 
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
+import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,11 +76,13 @@ public final class SchemaRegistryServer implements AutoCloseable {
     /** Options: where schemas are kept, where to listen, and optional authentication. */
     public static final class Builder {
         private String bootstrapServers;
+        private Properties kafkaClient = new Properties();
         private String topic = KafkaSchemaLog.DEFAULT_TOPIC;
         private String host = "127.0.0.1";
         private int port;
         private String contextPath = "";
-        private final Set<String> authorizations = new LinkedHashSet<>();
+        private final Map<String, RegistryRole> authorizations = new LinkedHashMap<>();
+        private SSLContext tls;
         private Duration kafkaTimeout = Duration.ofSeconds(30);
 
         private Builder() {
@@ -86,6 +92,12 @@ public final class SchemaRegistryServer implements AutoCloseable {
         public Builder kafka(final String servers) {
             this.bootstrapServers = Objects.requireNonNull(servers, "bootstrapServers");
             return this;
+        }
+
+        /** Keep schemas in Kafka, with these client settings (SASL, TLS) for the registry's own Kafka clients. */
+        public Builder kafka(final String servers, final Properties clientProperties) {
+            this.kafkaClient = (Properties) clientProperties.clone();
+            return kafka(servers);
         }
 
         public Builder topic(final String name) {
@@ -119,16 +131,27 @@ public final class SchemaRegistryServer implements AutoCloseable {
             return this;
         }
 
-        /** Require HTTP basic authentication with this user (may be called for several users). */
+        /** Require HTTP basic authentication with this user, who may do everything (may be called for several users). */
         public Builder basicAuth(final String user, final String password) {
-            authorizations.add("Basic " + Base64.getEncoder().encodeToString(
-                    (user + ":" + password).getBytes(StandardCharsets.UTF_8)));
+            return basicAuth(user, password, RegistryRole.ADMIN);
+        }
+
+        /** Require HTTP basic authentication; this user has this role. */
+        public Builder basicAuth(final String user, final String password, final RegistryRole role) {
+            authorizations.put("Basic " + Base64.getEncoder().encodeToString(
+                    (user + ":" + password).getBytes(StandardCharsets.UTF_8)), Objects.requireNonNull(role, "role"));
             return this;
         }
 
-        /** Require (or also accept) this bearer token. */
+        /** Require (or also accept) this bearer token, with the admin role. */
         public Builder bearerToken(final String token) {
-            authorizations.add("Bearer " + Objects.requireNonNull(token, "token"));
+            authorizations.put("Bearer " + Objects.requireNonNull(token, "token"), RegistryRole.ADMIN);
+            return this;
+        }
+
+        /** Serve HTTPS with this context (its key manager holds the server's certificate) instead of HTTP. */
+        public Builder tls(final SSLContext context) {
+            this.tls = Objects.requireNonNull(context, "context");
             return this;
         }
 
@@ -139,14 +162,14 @@ public final class SchemaRegistryServer implements AutoCloseable {
 
         public SchemaRegistryServer start() {
             final SchemaLog log = bootstrapServers == null ? SchemaLog.none()
-                    : new KafkaSchemaLog(bootstrapServers, topic, kafkaTimeout);
+                    : new KafkaSchemaLog(bootstrapServers, kafkaClient, topic, kafkaTimeout);
             try {
                 final SchemaStore store = new SchemaStore();
                 log.replay(store);
                 final RegistryService service = new RegistryService(store, log);
-                final HttpServer http = HttpServer.create(new InetSocketAddress(host, port), 64);
+                final HttpServer http = listen();
                 http.createContext(contextPath.isEmpty() ? "/" : contextPath,
-                        new RegistryHttpHandler(service, contextPath, authorizations));
+                        new RegistryHttpHandler(service, contextPath, new RegistryAccess(authorizations)));
                 final AtomicInteger threads = new AtomicInteger();
                 final ExecutorService executor = Executors.newFixedThreadPool(4, r -> {
                     final Thread t = new Thread(r, "schema-registry-http-" + threads.incrementAndGet());
@@ -155,7 +178,7 @@ public final class SchemaRegistryServer implements AutoCloseable {
                 });
                 http.setExecutor(executor);
                 http.start();
-                final String url = "http://" + hostForUrl(host) + ":" + http.getAddress().getPort() + contextPath;
+                final String url = (tls == null ? "http" : "https") + "://" + hostForUrl(host) + ":" + http.getAddress().getPort() + contextPath;
                 LOG.info("schema registry listening at {} ({})", url,
                         bootstrapServers == null ? "in memory" : "schemas in " + topic + " on " + bootstrapServers);
                 return new SchemaRegistryServer(http, executor, log, url);
@@ -167,6 +190,16 @@ public final class SchemaRegistryServer implements AutoCloseable {
                 log.close();
                 throw e;
             }
+        }
+
+        private HttpServer listen() throws IOException {
+            final InetSocketAddress address = new InetSocketAddress(host, port);
+            if (tls == null) {
+                return HttpServer.create(address, 64);
+            }
+            final HttpsServer https = HttpsServer.create(address, 64);
+            https.setHttpsConfigurator(new HttpsConfigurator(tls));
+            return https;
         }
 
         private static String hostForUrl(final String h) {

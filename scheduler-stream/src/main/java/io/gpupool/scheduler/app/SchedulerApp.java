@@ -92,7 +92,7 @@ public final class SchedulerApp implements AutoCloseable {
         createMissingTopics(o, clients);
 
         final Map<String, Object> serdeConfig = AvroSerdeConfig.forClient(o.clientOverrides(), o.registryUrl());
-        final Codecs codecs = new Codecs(AvroSerdeConfig.registry(serdeConfig), true);
+        final Codecs codecs = new Codecs(AvroSerdeConfig.registry(serdeConfig), AvroSerdeConfig.autoRegister(serdeConfig));
 
         final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         final SchedulerMetrics metrics = new SchedulerMetrics(meters);

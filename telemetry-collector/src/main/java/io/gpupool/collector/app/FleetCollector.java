@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.Gauge;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * One process publishing a whole simulated fleet (for {@code gpupool up}, e2e tests, benchmarks).
@@ -41,8 +42,20 @@ public final class FleetCollector implements AutoCloseable {
     public static FleetCollector start(final FleetSpec spec, final Duration interval, final String bootstrapServers,
             final String registryUrl, final PublisherTopics topics, final int bufferRecords, final int metricsPort)
             throws IOException {
+        return start(spec, interval, bootstrapServers, Map.of(), registryUrl, topics, bufferRecords,
+                MetricsServer.LOOPBACK, metricsPort);
+    }
+
+    /**
+     * @param clientProperties extra Kafka and registry client settings (security, registry TLS and auth)
+     * @param metricsHost      the address /metrics listens on (127.0.0.1 or 0.0.0.0)
+     */
+    public static FleetCollector start(final FleetSpec spec, final Duration interval, final String bootstrapServers,
+            final Map<String, Object> clientProperties, final String registryUrl, final PublisherTopics topics,
+            final int bufferRecords, final String metricsHost, final int metricsPort) throws IOException {
         final SimulatedFleet fleet = new SimulatedFleet(spec, new BusyGpus(), new FleetFaults());
-        final TelemetryPublisher publisher = TelemetryPublisher.connectFleet(bootstrapServers, registryUrl, topics, bufferRecords);
+        final TelemetryPublisher publisher = TelemetryPublisher.connectFleet(bootstrapServers, clientProperties, registryUrl,
+                topics, bufferRecords);
         publisher.awaitReady();
         final FleetRunner runner = new FleetRunner(fleet, publisher, interval, Clock.systemUTC());
         MetricsServer server = null;
@@ -53,7 +66,7 @@ public final class FleetCollector implements AutoCloseable {
             FunctionCounter.builder("gpupool.fleet.late.ticks", runner, FleetRunner::lateTicks).register(metrics.meterRegistry());
             FunctionCounter.builder("gpupool.fleet.skipped.ticks", runner, FleetRunner::skippedTicks).register(metrics.meterRegistry());
             Gauge.builder("gpupool.fleet.nodes", fleet, f -> f.spec().nodes()).register(metrics.meterRegistry());
-            server = MetricsServer.start(metrics.registry(), "0.0.0.0", metricsPort);
+            server = MetricsServer.start(metrics.registry(), metricsHost, metricsPort);
         }
         runner.start();
         return new FleetCollector(fleet, publisher, runner, server);

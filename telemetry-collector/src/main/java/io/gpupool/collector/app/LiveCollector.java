@@ -81,11 +81,11 @@ public final class LiveCollector implements AutoCloseable {
         final NodeCollector collector = new NodeCollector(o.nodeId(), o.pool(), gpu, xids, sysfs, topo, fabric,
                 o.labels(), o.interval().toMillis());
         final CollectorMetrics metrics = new CollectorMetrics();
-        final TelemetryPublisher publisher = TelemetryPublisher.connect(o.bootstrapServers(), o.registryUrl(),
-                topics, o.bufferRecords());
+        final TelemetryPublisher publisher = TelemetryPublisher.connect(o.bootstrapServers(), o.clientProperties(),
+                o.registryUrl(), topics, o.bufferRecords());
         metrics.bindPublisher(publisher);
         publisher.awaitReady();
-        final MetricsServer server = o.metricsPort() < 0 ? null : MetricsServer.start(metrics.registry(), "0.0.0.0", o.metricsPort());
+        final MetricsServer server = o.metricsPort() < 0 ? null : MetricsServer.start(metrics.registry(), o.metricsHost(), o.metricsPort());
         final CollectorLoop loop = new CollectorLoop(collector, publisher, metrics, o.interval(), Clock.systemUTC());
         loop.start();
         return new LiveCollector(publisher, loop, server, xids, metrics);

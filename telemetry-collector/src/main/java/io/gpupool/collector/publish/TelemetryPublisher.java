@@ -3,7 +3,7 @@ package io.gpupool.collector.publish;
 import io.gpupool.avro.GpuSamples;
 import io.gpupool.avro.LinkSamples;
 import io.gpupool.avro.NodeInventory;
-import io.gpupool.registry.RegistryClientConfig;
+import io.gpupool.serde.AvroSerdeConfig;
 import io.gpupool.serde.SpecificAvroSerializer;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -64,21 +64,28 @@ public final class TelemetryPublisher implements RecordSink, AutoCloseable {
     /** A node's publisher: idempotent, acks=all, zstd, small batches (a node sends a few records a second). */
     public static TelemetryPublisher connect(final String bootstrapServers, final String registryUrl,
             final PublisherTopics topics, final int capacity) {
+        return connect(bootstrapServers, Map.of(), registryUrl, topics, capacity);
+    }
+
+    /** A node's publisher with the user's client settings (security, registry TLS and auth) over its own. */
+    public static TelemetryPublisher connect(final String bootstrapServers, final Map<String, Object> clientProperties,
+            final String registryUrl, final PublisherTopics topics, final int capacity) {
         final Properties p = producerConfig(bootstrapServers);
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, 32 * 1024);
         p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, 4L * 1024 * 1024);
-        return connect(p, registryUrl, topics, capacity);
+        return connect(p, clientProperties, registryUrl, topics, capacity);
     }
 
     /** A fleet's publisher: as a node's, with large batches and producer buffer for thousands of records a second. */
-    public static TelemetryPublisher connectFleet(final String bootstrapServers, final String registryUrl,
-            final PublisherTopics topics, final int capacity) {
-        return connect(producerConfig(bootstrapServers), registryUrl, topics, capacity);
+    public static TelemetryPublisher connectFleet(final String bootstrapServers, final Map<String, Object> clientProperties,
+            final String registryUrl, final PublisherTopics topics, final int capacity) {
+        return connect(producerConfig(bootstrapServers), clientProperties, registryUrl, topics, capacity);
     }
 
-    private static TelemetryPublisher connect(final Properties p, final String registryUrl, final PublisherTopics topics,
-            final int capacity) {
-        final Map<String, Object> serdeConfig = Map.of(RegistryClientConfig.URL, registryUrl);
+    private static TelemetryPublisher connect(final Properties p, final Map<String, Object> clientProperties,
+            final String registryUrl, final PublisherTopics topics, final int capacity) {
+        p.putAll(clientProperties);
+        final Map<String, Object> serdeConfig = AvroSerdeConfig.forClient(p, registryUrl);
         final SpecificAvroSerializer<SpecificRecord> values = new SpecificAvroSerializer<>();
         values.configure(serdeConfig, false);
         return new TelemetryPublisher(new KafkaProducer<>(p, new StringSerializer(), values), topics, capacity);
