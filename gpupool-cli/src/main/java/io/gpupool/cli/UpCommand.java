@@ -1,5 +1,6 @@
 package io.gpupool.cli;
 
+import io.gpupool.cli.config.ExitCodes;
 import io.gpupool.cli.config.ConfigFileOption;
 import io.gpupool.cli.config.ConfigLayers;
 import io.gpupool.cli.config.DataDirOption;
@@ -121,7 +122,7 @@ public final class UpCommand implements Callable<Integer> {
                     // Said here: once this method returns, the shutdown hook lets the JVM end at once.
                     out.println("gpupool up: stopped while starting (" + e.getMessage() + ")");
                     out.flush();
-                    return 130;
+                    return ExitCodes.INTERRUPTED.code();
                 }
                 throw e;
             } finally {
@@ -132,7 +133,7 @@ public final class UpCommand implements Callable<Integer> {
                 group.close();
                 out.println("gpupool up: interrupted while starting; stopped");
                 out.flush();
-                return 130;
+                return ExitCodes.INTERRUPTED.code();
             }
             out.printf("gpupool is up (%.1f s):%n", (System.nanoTime() - began) / 1e9);
             out.printf("  bootstrap servers  %s%n", context.bootstrapServers());

@@ -1,5 +1,6 @@
 package io.gpupool.cli;
 
+import io.gpupool.cli.config.ExitCodes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -82,7 +83,7 @@ class QueueExplainCommandTest {
             final CliRun placed = CliRun.of("explain", "first", "--scheduler-url", url);
             assertThat(placed.out()).contains("placed", "on c0 GPUs [0,1,2,3]");
             final CliRun missing = CliRun.of("explain", "nope", "--scheduler-url", url);
-            assertThat(missing.exitCode()).isEqualTo(3);
+            assertThat(missing.exitCode()).isEqualTo(ExitCodes.NOT_FOUND.code());
             assertThat(missing.err()).contains("no job nope");
         }
     }
