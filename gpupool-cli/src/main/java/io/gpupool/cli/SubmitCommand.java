@@ -63,22 +63,21 @@ public final class SubmitCommand implements Callable<Integer> {
             spec.commandLine().getOut().flush();
             return ExitCodes.OK.code();
         }
-        JobSubmission submission;
+        final SubmitCheck.Result checked;
         final WaitFor waitFor;
         try {
-            submission = JobSubmission.build(file, jobId, job, System.getProperty("user.name", "default"));
+            final JobSubmission submission = JobSubmission.build(file, jobId, job, System.getProperty("user.name", "default"));
             waitFor = wait.waitFor();
-            final SubmitCheck.Result checked = SubmitCheck.run(submission, stack, spec, !noCheck);
+            checked = SubmitCheck.run(submission, stack, spec, !noCheck);
             if (checked.refusal() != null) {
                 spec.commandLine().getErr().printf("gpupool submit: refused, the job can never run: %s%n"
                         + "(--no-check sends it anyway)%n", checked.refusal());
                 spec.commandLine().getErr().flush();
                 return ExitCodes.REFUSED.code();
             }
-            submission = checked.submission();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        return submission.send(stack, spec, waitFor, wait.timeout);
+        return checked.submission().send(stack, spec, waitFor, wait.timeout, checked.placedNote());
     }
 }

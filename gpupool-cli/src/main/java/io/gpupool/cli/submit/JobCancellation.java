@@ -48,7 +48,7 @@ public final class JobCancellation {
         return JobSubmission.sendAndMaybeWait(stack, spec,
                 JobCommands.cancel(jobId, reason, System.getProperty("user.name", "gpupool") + "@cli"),
                 await ? new JobSubmission.Wait(d -> ANSWERS.contains(d.getOutcome()),
-                        d -> d.getOutcome() == DecisionOutcome.REJECTED ? ExitCodes.REFUSED : ExitCodes.OK, "been cancelled")
+                        d -> d.getOutcome() == DecisionOutcome.REJECTED ? ExitCodes.REFUSED : ExitCodes.OK, "been cancelled", null)
                         : null, timeout);
     }
 

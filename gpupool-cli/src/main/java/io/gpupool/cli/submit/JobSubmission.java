@@ -1,5 +1,6 @@
 package io.gpupool.cli.submit;
 
+import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobRequest;
 import io.gpupool.avro.PlacementDecision;
@@ -89,14 +90,18 @@ public final class JobSubmission {
 
     /** Sends the submit; prints the job id, and when waiting the decision that ends the wait. Returns the exit code. */
     public int send(final StackClient stack, final CommandLine.Model.CommandSpec spec, final WaitFor waitFor,
-            final Duration timeout) throws InterruptedException {
+            final Duration timeout, final String placedNote) throws InterruptedException {
         final JobCommand command = JobCommands.submit(jobId, request, System.getProperty("user.name", "gpupool") + "@cli");
         return sendAndMaybeWait(stack, spec, command,
-                waitFor == null ? null : new Wait(waitFor::endsAt, waitFor::exitCode, waitFor.label()), timeout);
+                waitFor == null ? null : new Wait(waitFor::endsAt, waitFor::exitCode, waitFor.label(), placedNote), timeout);
     }
 
-    /** What a command waits for after sending: the decision that ends the wait, and the exit code it gives. */
-    record Wait(Predicate<PlacementDecision> ends, Function<PlacementDecision, ExitCodes> exitCode, String what) {
+    /**
+     * What a command waits for after sending: the decision that ends the wait, the exit code it gives, and a
+     * note printed as {@code note=} with a PLACED decision (null: none).
+     */
+    record Wait(Predicate<PlacementDecision> ends, Function<PlacementDecision, ExitCodes> exitCode, String what,
+                String placedNote) {
     }
 
     /** Shared by submit and cancel: the watch opens before the send, so the decision cannot be missed. */
@@ -135,6 +140,10 @@ public final class JobSubmission {
                 return ExitCodes.NO_ANSWER.code();
             }
             DecisionText.print(out, d.get());
+            if (wait.placedNote() != null && d.get().getOutcome() == DecisionOutcome.PLACED) {
+                out.println("note=" + wait.placedNote());
+                out.flush();
+            }
             return wait.exitCode().apply(d.get()).code();
         }
     }

@@ -21,8 +21,11 @@ public final class SubmitCheck {
 
     private static final Duration INVENTORY_READ = Duration.ofSeconds(10);
 
-    /** The submission to send (models resolved), or why it is refused (then nothing is sent). */
-    public record Result(JobSubmission submission, String refusal) {
+    /**
+     * The submission to send (models resolved), or why it is refused (then nothing is sent); {@code placedNote}
+     * is said with a PLACED decision (null: nothing to say).
+     */
+    public record Result(JobSubmission submission, String refusal, String placedNote) {
     }
 
     private SubmitCheck() {
@@ -59,19 +62,21 @@ public final class SubmitCheck {
             final Optional<String> refusal = PoolCheck.refusal(out.jobId(), out.request(), inventory);
             if (refusal.isPresent()) {
                 err.flush();
-                return new Result(null, refusal.get());
+                return new Result(null, refusal.get(), null);
             }
         }
         final boolean hasCommand = r.getExec() != null && !r.getExec().getCommand().isEmpty();
         final Optional<Boolean> runs = LocalSink.runsCommands(stack.dataDir(), String.valueOf(client.get("bootstrap.servers")));
+        String placedNote = null;
         if (hasCommand && runs.isPresent()) {
             err.println(runs.get()
                     ? "gpupool submit: the command runs as a process on the local sink; its output: gpupool logs " + out.jobId()
                     : "gpupool submit: note: the local sink simulates jobs (`gpupool up` without --exec-jobs): the command will "
                             + "not run, the job only holds its GPUs for its runtime; `gpupool up --exec-jobs` runs commands");
+            placedNote = runs.get() ? null : "simulated: the local sink does not run the command (gpupool up --exec-jobs does)";
         }
         err.flush();
-        return new Result(out, null);
+        return new Result(out, null, placedNote);
     }
 
     /** The commented example job file {@code submit --example} prints. */

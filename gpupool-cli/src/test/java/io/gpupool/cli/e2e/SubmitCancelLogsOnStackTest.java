@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.gpupool.cli.Gpupool;
 import io.gpupool.cli.config.ExitCodes;
+import io.gpupool.cli.submit.LocalSink;
 import io.gpupool.cli.up.PipelineOptions;
 import io.gpupool.cli.up.PipelineParts;
 import io.gpupool.cli.up.PipelineServices;
@@ -154,6 +155,9 @@ class SubmitCancelLogsOnStackTest {
         final Cli logs = cli("logs", "file-exec");
         assertThat(logs.code).as(logs.err).isZero();
         assertThat(logs.out).containsPattern("hello from gpus \\d+,\\d+");
+        final Cli followed = cli("logs", "file-exec", "--follow");
+        assertThat(followed.code).as("-f of an ended job stops at the end of its output").isZero();
+        assertThat(followed.out).isEqualTo(logs.out);
 
         final Cli again = cli("cancel", "file-exec");
         assertThat(again.code).as(again.err).isEqualTo(ExitCodes.REFUSED.code());
@@ -179,11 +183,27 @@ class SubmitCancelLogsOnStackTest {
         assertThat(cancel.out).contains("decision=CANCELLED");
     }
 
+    @Test
+    void aCommandThatASimulatingSinkWillNotRunIsSaidSo() {
+        // the data directory of a stack whose sink simulates, as `gpupool up` without --exec-jobs describes it
+        final Path simulating = dir.resolve("simulating");
+        LocalSink.publish(simulating, stack.bootstrapServers(), false);
+        final Cli submit = cliIn(simulating, "submit", "--job-id", "sim-note", "--gpus", "1", "--wait", "--timeout", "90s",
+                "--", "true");
+        assertThat(submit.code).as(submit.err).isZero();
+        assertThat(submit.err).contains("the local sink simulates jobs").contains("--exec-jobs");
+        assertThat(submit.out).contains("decision=PLACED").contains("note=simulated: the local sink does not run the command");
+    }
+
     private record Cli(int code, String out, String err) {
     }
 
     /** The real command line, in this JVM, pointed at the test stack, its topics and its data directory. */
     private Cli cli(final String... args) {
+        return cliIn(dataDir, args);
+    }
+
+    private Cli cliIn(final Path dataDir, final String... args) {
         final List<String> all = new ArrayList<>(List.of(args));
         final int at = all.indexOf("--") < 0 ? all.size() : all.indexOf("--");
         final List<String> where = new ArrayList<>(List.of("--data-dir", dataDir.toString()));
