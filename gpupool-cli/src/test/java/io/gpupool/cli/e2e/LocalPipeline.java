@@ -1,6 +1,6 @@
 package io.gpupool.cli.e2e;
 
-import io.gpupool.cli.Gpupool;
+import io.gpupool.cli.CliRun;
 import io.gpupool.cli.up.PipelineOptions;
 import io.gpupool.cli.up.PipelineParts;
 import io.gpupool.cli.up.PipelineServices;
@@ -95,14 +95,8 @@ final class LocalPipeline implements AutoCloseable {
     static Cli cliWith(final List<String> options, final String... args) {
         final List<String> all = new ArrayList<>(List.of(args));
         all.addAll(all.indexOf("--") < 0 ? all.size() : all.indexOf("--"), options);
-        final String[] argv = all.toArray(String[]::new);
-        final CommandLine cmd = Gpupool.commandLine(argv, Map.of());
-        final StringWriter out = new StringWriter();
-        final StringWriter err = new StringWriter();
-        cmd.setOut(new PrintWriter(out, true));
-        cmd.setErr(new PrintWriter(err, true));
-        final int code = cmd.execute(argv);
-        return new Cli(code, out.toString(), err.toString());
+        final CliRun run = CliRun.of(all.toArray(String[]::new));
+        return new Cli(run.exitCode(), run.out(), run.err());
     }
 
     @Override
