@@ -1,5 +1,6 @@
 package io.gpupool.cli;
 
+import io.gpupool.cli.config.ExitCodes;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.cli.config.DurationConverter;
 import io.gpupool.cli.history.HistorySource;
@@ -30,6 +31,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "audit", mixinStandardHelpOptions = true,
         description = {
+            "Proves every recorded decision follows from its inputs, and checks what the sinks ran.",
             "Reads gpupool.journal, gpupool.decisions and gpupool.node-commands, re-runs the engine over the journal and",
             "compares every recorded decision and node command with the recomputed one (byte for byte; a field diff",
             "when they differ). Node commands are compared from where the node-commands topic still holds them all",
@@ -52,7 +54,7 @@ import picocli.CommandLine.Option;
             "pool of the command, placement or node it names), and --from/--to choose the moments judged: times as",
             "given, an offset as the time of the first/last journal entry compared. Both topics are still read whole,",
             "so that parts started before the range or ended after it are known.",
-            "Exit 1 on any divergence, violation or reality finding."})
+            "Exit code 7 on any divergence, violation or reality finding."})
 public final class AuditCommand implements Callable<Integer> {
 
     @Mixin
@@ -135,7 +137,7 @@ public final class AuditCommand implements Callable<Integer> {
                 out.printf("%d journal records could not be decoded: skipped, as the placer dead-lettered them%n",
                         h.history.undecodableJournalRecords());
             }
-            return r.passed() ? 0 : 1;
+            return (r.passed() ? ExitCodes.OK : ExitCodes.CHECK_FAILED).code();
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.gpupool.cli;
 
+import io.gpupool.cli.config.ExitCodes;
 import io.gpupool.bench.audit.AuditBench;
 import io.gpupool.scheduler.audit.AuditResult;
 import java.util.concurrent.Callable;
@@ -31,6 +32,6 @@ public final class BenchAuditCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         final AuditResult r = AuditBench.run(entries, nodes, seed, spec.commandLine().getOut());
-        return r.passed() ? 0 : 1;
+        return (r.passed() ? ExitCodes.OK : ExitCodes.CHECK_FAILED).code();
     }
 }

@@ -38,7 +38,7 @@ public final class BenchCommand implements Runnable {
     /** {@code gpupool bench engine}: single-GPU and 8x8 gang placements on a 32k-GPU pool. */
     @Command(name = "engine", mixinStandardHelpOptions = true,
             description = {
-                "Placement engine on one thread: a pool of --nodes x --gpus GPUs over --leaves leaves, kept 60-90 % full",
+                "Placement engine on one thread: a pool of --nodes x --gpus GPUs over --leaves leaves, kept 60-90%% full",
                 "by release traffic; times single-GPU placements and 8-node x 8-GPU gangs on one leaf.",
                 "Prints single_gpu_placements_per_s, gang_8x8_placements_per_s (wall clock), the same per CPU-second",
                 "of the benchmark thread (*_per_cpu_s: what one core does when the machine is shared), and heap_mb.",

@@ -1,5 +1,6 @@
 package io.gpupool.cli;
 
+import io.gpupool.cli.config.ExitCodes;
 import io.gpupool.bench.restart.RestartBench;
 import io.gpupool.bench.restart.RestartBenchOptions;
 import io.gpupool.cli.config.ClusterOptions;
@@ -64,6 +65,6 @@ public final class BenchRestartCommand implements Callable<Integer> {
         }
         final Map<String, String> figures = RestartBench.run(o, System.err);
         BenchStack.print(figures, spec);
-        return Boolean.parseBoolean(figures.get("passed")) ? 0 : 1;
+        return (Boolean.parseBoolean(figures.get("passed")) ? ExitCodes.OK : ExitCodes.CHECK_FAILED).code();
     }
 }

@@ -1,5 +1,6 @@
 package io.gpupool.cli;
 
+import io.gpupool.cli.config.ExitCodes;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.cli.config.DataDirOption;
 import io.gpupool.cli.history.HistorySource;
@@ -91,7 +92,7 @@ public final class ExplainAt {
             final PointInTime.Explanation e = PointInTime.explain(h.history.journal(null, Map.of()), start, decisions,
                     jobId, atMs, HistorySource.configs(settings, decisions));
             e.print(cmd.getOut());
-            return e.job() == null ? 3 : 0;
+            return (e.job() == null ? ExitCodes.NOT_FOUND : ExitCodes.OK).code();
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.gpupool.cli;
 
+import io.gpupool.cli.config.ExitCodes;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupool.scheduler.query.QueryClient;
 import java.io.PrintWriter;
@@ -38,7 +39,7 @@ public final class ExplainCommand implements Callable<Integer> {
             j = new QueryClient(endpoint.baseUrl()).job(jobId);
         } catch (QueryClient.QueryException e) {
             spec.commandLine().getErr().println("gpupool explain: " + e.getMessage());
-            return e.status() == 404 ? 3 : 1;
+            return ExitCodes.forQuery(e.status()).code();
         }
         final PrintWriter out = spec.commandLine().getOut();
         out.printf("job %s in pool %s: %s%n", j.path("jobId").asText(), j.path("pool").asText(), j.path("state").asText());

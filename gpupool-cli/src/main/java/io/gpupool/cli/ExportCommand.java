@@ -20,7 +20,8 @@ import picocli.CommandLine.Option;
 
 /** {@code gpupool export}: the recorded history as a job-level CSV. */
 @Command(name = "export", mixinStandardHelpOptions = true,
-        description = {"The recorded history as one CSV row per job: " + "job_id, pool, tenant, nodes, gpus_per_node,",
+        description = {"Exports the recorded history as CSV, one row per job.",
+            "Columns: job_id, pool, tenant, nodes, gpus_per_node,",
             "submit, start, end (ISO-8601), queue_delay_ms, jct_ms, final_outcome, placement, reasons, preemptions."})
 public final class ExportCommand implements Callable<Integer> {
 

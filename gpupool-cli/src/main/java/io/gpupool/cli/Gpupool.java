@@ -1,6 +1,9 @@
 package io.gpupool.cli;
 
 import io.gpupool.cli.config.CliSetup;
+import io.gpupool.cli.config.EngineSettingsHelp;
+import io.gpupool.cli.config.ExitCodes;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
@@ -20,6 +23,7 @@ import picocli.CommandLine;
             QueueCommand.class,
             ExplainCommand.class,
             CancelCommand.class,
+            LogsCommand.class,
             CollectorCommand.class,
             SchedulerCommand.class,
             SinkCommand.class,
@@ -52,6 +56,17 @@ public final class Gpupool implements Runnable {
 
     /** The command line with configuration layers (flags, then GPUPOOL_* environment, then --config file). */
     public static CommandLine commandLine(final String[] args, final Map<String, String> environment) {
-        return CliSetup.configure(new CommandLine(new Gpupool()), args, environment);
+        final CommandLine cli = CliSetup.configure(new CommandLine(new Gpupool()), args, environment);
+        // One table for every command; the commands whose answer is more than ok/failed show it too.
+        cli.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes (every command):%n")
+                .exitCodeList(ExitCodes.helpList());
+        for (final String name : List.of("submit", "cancel", "logs", "explain")) {
+            final CommandLine sub = cli.getSubcommands().get(name);
+            if (sub != null) {
+                sub.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(ExitCodes.helpList());
+            }
+        }
+        EngineSettingsHelp.addTo(cli);
+        return cli;
     }
 }

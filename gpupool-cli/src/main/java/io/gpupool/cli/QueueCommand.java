@@ -1,5 +1,6 @@
 package io.gpupool.cli;
 
+import io.gpupool.cli.config.ExitCodes;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupool.scheduler.query.QueryClient;
 import java.io.PrintWriter;
@@ -35,7 +36,7 @@ public final class QueueCommand implements Callable<Integer> {
             jobs = new QueryClient(endpoint.baseUrl()).queued();
         } catch (QueryClient.QueryException e) {
             spec.commandLine().getErr().println("gpupool queue: " + e.getMessage());
-            return 1;
+            return ExitCodes.forQuery(e.status()).code();
         }
         final List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"JOBID", "POOL", "TENANT", "CLASS", "PRIO", "STATE", "SUBMITTED_MS", "REASON"});

@@ -22,6 +22,7 @@ import picocli.CommandLine.Option;
 /** {@code gpupool replay --policy NAME}: what if the recorded inputs had met another policy or settings. */
 @Command(name = "replay", mixinStandardHelpOptions = true,
         description = {
+            "Re-runs the recorded history under another policy or settings and compares the figures.",
             "Re-runs the recorded journal under another policy or engine settings; job start and end events are",
             "re-timed from each job's observed run time (end event - start). Prints the recorded and re-run figures",
             "side by side (queueing delay, JCT, allocation, fragmentation, preemptions) and as name=value lines,",

@@ -1,5 +1,6 @@
 package io.gpupool.cli;
 
+import io.gpupool.cli.config.ExitCodes;
 import io.gpupool.simulator.FgdSimulation;
 import io.gpupool.simulator.PhillySimulation;
 import io.gpupool.simulator.fgd.ArrivalOrder;
@@ -24,7 +25,7 @@ import picocli.CommandLine;
 @Command(name = "simulate", mixinStandardHelpOptions = true,
         description = {
             "Runs the placement engine over a cluster trace in simulated time and compares policies with published results.",
-            "  --protocol fgd: Alibaba 2023 openb pod/node lists, FGD's protocol (place on arrival or fail, to 130% demand).",
+            "  --protocol fgd: Alibaba 2023 openb pod/node lists, FGD's protocol (place on arrival or fail, to 130%% demand).",
             "  --protocol philly: Philly trace, each virtual cluster a pool of 8-GPU nodes, jobs queue and run their duration.",
             "Writes CSV, summary.md and PNG charts to --out; prints one name=value line per policy on stdout."})
 public final class SimulateCommand implements Callable<Integer> {
@@ -93,7 +94,7 @@ public final class SimulateCommand implements Callable<Integer> {
             return 0;
         } catch (TraceFormatException | IllegalArgumentException | UncheckedIOException e) {
             System.err.println("gpupool simulate: " + e.getMessage());
-            return 2;
+            return ExitCodes.USAGE.code();
         }
     }
 

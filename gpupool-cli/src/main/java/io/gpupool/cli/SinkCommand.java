@@ -33,6 +33,7 @@ import picocli.CommandLine;
 /** {@code gpupool sink}: applies node commands on nodes (exec, file or simulated) and reports job events. */
 @Command(name = "sink", mixinStandardHelpOptions = true,
         description = {
+            "Applies the scheduler's node commands on the nodes and reports what the jobs do.",
             "Consumes gpupool.node-commands, applies each command once (exec, file or simulated)",
             "and reports APPLIED, STARTED, COMPLETED, FAILED and EVICTED on gpupool.job-events.",
             "Applied command ids are kept in a ledger in --state-dir: a restarted sink applies",

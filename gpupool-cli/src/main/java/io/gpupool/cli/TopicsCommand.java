@@ -1,5 +1,6 @@
 package io.gpupool.cli;
 
+import io.gpupool.cli.config.ExitCodes;
 import io.gpupool.cli.config.ClusterOptions;
 import io.gpupool.cli.config.ConfigFileOption;
 import io.gpupool.cli.config.ConfigLayers;
@@ -28,7 +29,7 @@ import picocli.CommandLine.Option;
             "Missing topics are created; the others are checked against the catalog (partitions, replication,",
             "cleanup and retention). Names and settings can be changed in the --config file",
             "(gpupool.topic.<id>.name / .partitions / .replication / .config.<key>, gpupool.topics.partitions, ...).",
-            "Exit code 0: all topics match; 2: some are missing or differ."})
+            "Exit code 0: all topics match; 7: some are missing or differ."})
 public final class TopicsCommand implements Callable<Integer> {
 
     @Mixin
@@ -91,7 +92,7 @@ public final class TopicsCommand implements Callable<Integer> {
                 verify ? "are missing or differ (run without --verify to create the missing ones; --alter-configs fixes configs)"
                        : "differ in ways this command does not change (partitions or replication): fix them by hand");
         err.flush();
-        return 2;
+        return ExitCodes.CHECK_FAILED.code();
     }
 
     private Map<String, String> overrides() {

@@ -1,6 +1,7 @@
 package io.gpupool.cli;
 
 import io.gpupool.cli.config.ClusterOptions;
+import io.gpupool.cli.config.ExitCodes;
 import io.gpupool.cli.config.ConfigFileOption;
 import io.gpupool.cli.config.ConfigLayers;
 import io.gpupool.cli.config.DataDirOption;
@@ -146,7 +147,7 @@ public final class UpCommand implements Callable<Integer> {
                     // Said here: once this method returns, the shutdown hook lets the JVM end at once.
                     out.println("gpupool up: stopped while starting (" + e.getMessage() + ")");
                     out.flush();
-                    return 130;
+                    return ExitCodes.INTERRUPTED.code();
                 }
                 throw e;
             } finally {
@@ -157,7 +158,7 @@ public final class UpCommand implements Callable<Integer> {
                 group.close();
                 out.println("gpupool up: interrupted while starting; stopped");
                 out.flush();
-                return 130;
+                return ExitCodes.INTERRUPTED.code();
             }
             out.printf("gpupool is up (%.1f s):%n", (System.nanoTime() - began) / 1e9);
             out.printf("  bootstrap servers  %s%n", context.bootstrapServers());

@@ -1,5 +1,6 @@
 package io.gpupool.cli;
 
+import io.gpupool.cli.config.ExitCodes;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +24,46 @@ class CliParseTest {
         final CliRun run = CliRun.of("--help");
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("up").contains("topics");
+    }
+
+    @Test
+    void theTopHelpHasOneTableOfExitCodesAndAFullSentencePerCommand() {
+        final CliRun run = CliRun.of("--help");
+        for (final ExitCodes e : ExitCodes.values()) {
+            assertThat(run.out()).containsPattern("(?m)^ +" + e.code() + " +" + java.util.regex.Pattern.quote(
+                    e.meaning().substring(0, 20)));
+        }
+        final String commands = run.out().substring(run.out().indexOf("Commands:"), run.out().indexOf("Exit codes"));
+        // a command's line with its continuation lines ends its sentence
+        for (final String entry : commands.split("\\n  (?=[a-z])")) {
+            if (!entry.startsWith("Commands:")) {
+                assertThat(entry.strip()).as(entry).endsWith(".");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"simulate", "bench", "submit", "cancel", "replay"})
+    void helpPrintsWithoutAFormatWarning(final String command) {
+        final java.io.PrintStream before = System.err;
+        final java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(captured, true));
+        final CliRun run;
+        try {
+            run = CliRun.of(command, "--help");
+        } finally {
+            System.setErr(before);
+        }
+        assertThat(run.exitCode()).isZero();
+        assertThat(captured.toString() + run.err()).doesNotContain("WARN").doesNotContain("Could not format");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"replay", "audit", "simulate", "scheduler"})
+    void theEngineSettingsAreListedWhereSetOrEngineTakesThem(final String command) {
+        final CliRun run = CliRun.of(command, "--help");
+        assertThat(run.out()).contains("Engine settings for").contains("policy").contains("tenant.NAME.max-gpus")
+                .contains("finished-job-retention-ms");
     }
 
     @Test

@@ -6,9 +6,9 @@ import java.util.Map;
 import picocli.CommandLine;
 
 /** Runs the real command line in-process and keeps what it printed. */
-record CliRun(int exitCode, String out, String err) {
+public record CliRun(int exitCode, String out, String err) {
 
-    static CliRun of(final Map<String, String> environment, final String... args) {
+    public static CliRun of(final Map<String, String> environment, final String... args) {
         final CommandLine cli = Gpupool.commandLine(args, environment);
         final StringWriter out = new StringWriter();
         final StringWriter err = new StringWriter();
@@ -18,7 +18,7 @@ record CliRun(int exitCode, String out, String err) {
         return new CliRun(code, out.toString(), err.toString());
     }
 
-    static CliRun of(final String... args) {
+    public static CliRun of(final String... args) {
         return of(Map.of(), args);
     }
 }

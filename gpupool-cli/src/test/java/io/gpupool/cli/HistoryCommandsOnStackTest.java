@@ -12,6 +12,7 @@ import io.gpupool.avro.NodeCommand;
 import io.gpupool.avro.NodeCommandType;
 import io.gpupool.avro.NodeInventory;
 import io.gpupool.avro.PlacementDecision;
+import io.gpupool.cli.config.ExitCodes;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
 import io.gpupool.registry.RegistryClientConfig;
@@ -195,7 +196,7 @@ class HistoryCommandsOnStackTest {
             producer.send(new ProducerRecord<>(topics.decisions(), victim.getJobId().toString(),
                     PlacementDecision.newBuilder(victim).setMessage("placed wherever").build())).get();
             final CliRun forged = run("audit", at);
-            assertThat(forged.exitCode()).isEqualTo(1);
+            assertThat(forged.exitCode()).isEqualTo(ExitCodes.CHECK_FAILED.code());
             assertThat(summaryLine(forged.out())).contains("divergent=1 ", "commands_divergent=0");
             assertThat(forged.out()).contains("first divergence: decision " + victim.getDecisionId(),
                     "journal " + victim.getCause().getPartition() + "@" + victim.getCause().getOffset(),
@@ -222,7 +223,7 @@ class HistoryCommandsOnStackTest {
                     .setCpuMilli(allocate.getCpuMilli() + 1).build();
             producer.send(new ProducerRecord<>(topics.nodeCommands(), allocate.getNodeId().toString(), movedCommand)).get();
             final CliRun forgedCommand = run("audit", at);
-            assertThat(forgedCommand.exitCode()).isEqualTo(1);
+            assertThat(forgedCommand.exitCode()).isEqualTo(ExitCodes.CHECK_FAILED.code());
             assertThat(forgedCommand.out()).contains("first node command divergence: command " + allocate.getCommandId()
                     + " (ALLOCATE to node " + allocate.getNodeId() + ")", "differs in cpuMilli: recorded="
                     + movedCommand.getCpuMilli());
@@ -232,7 +233,7 @@ class HistoryCommandsOnStackTest {
                             .setCommand(JobSubmit.newBuilder().setRequest(request(1, 1)).build()).build()).build();
             final long offset = producer.send(new ProducerRecord<>(topics.journal(), "pool-h", injected)).get().offset();
             final CliRun ghost = run("audit", at, "--from", Long.toString(offset));
-            assertThat(ghost.exitCode()).isEqualTo(1);
+            assertThat(ghost.exitCode()).isEqualTo(ExitCodes.CHECK_FAILED.code());
             assertThat(ghost.out()).contains("caused by journal " + victim.getCause().getPartition() + "@" + offset,
                     "recorded:   (none)", "ghost");
             // a sink reports a part of a placement the scheduler never commanded: reality finds the orphan
@@ -242,7 +243,7 @@ class HistoryCommandsOnStackTest {
                     .setPlacementId("ghost-placement").setNodeId(where.getNodeId()).setOccurredAt(Instant.now())
                     .build())).get();
             final CliRun orphan = run("audit", at);
-            assertThat(orphan.exitCode()).isEqualTo(1);
+            assertThat(orphan.exitCode()).isEqualTo(ExitCodes.CHECK_FAILED.code());
             assertThat(lastLine(orphan.out())).contains("orphan_parts=1");
             assertThat(orphan.out()).contains("orphan part: job " + victim.getJobId() + " placement ghost-placement on node "
                     + where.getNodeId(), "no ALLOCATE of this placement was sent to this node");

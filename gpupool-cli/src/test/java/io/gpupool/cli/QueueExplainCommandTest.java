@@ -1,5 +1,6 @@
 package io.gpupool.cli;
 
+import io.gpupool.cli.config.ExitCodes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -92,7 +93,7 @@ class QueueExplainCommandTest {
                             + "score -?\\d+ \\(higher is better\\)")
                     .doesNotContain("(node ").doesNotContain("would run now if");
             final CliRun missing = CliRun.of("explain", "nope", "--scheduler-url", url);
-            assertThat(missing.exitCode()).isEqualTo(3);
+            assertThat(missing.exitCode()).isEqualTo(ExitCodes.NOT_FOUND.code());
             assertThat(missing.err()).contains("no job nope");
         }
     }

@@ -7,6 +7,7 @@ import io.gpupool.avro.JobRequest;
 import io.gpupool.avro.NetworkRequirement;
 import io.gpupool.avro.TopologyMode;
 import io.gpupool.avro.TopologyScope;
+import io.gpupool.cli.config.ExitCodes;
 import io.gpupool.cli.submit.JobSubmission;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,7 +83,45 @@ class SubmitCommandTest {
     }
 
     @Test
-    void aYamlFileGivesEveryFieldAndFlagsOverrideIt() throws Exception {
+    void aJobFileUsesTheFlagsNamesAndUnits() throws Exception {
+        final Path file = dir.resolve("flags.yaml");
+        Files.writeString(file, String.join("\n",
+                "jobId: cv-1", "tenant: vision", "nodes: 2", "gpus: 8", "gpuMemoryMib: 40000", "cpuMilli: 16000",
+                "memoryMib: 65536", "gpuModel: NVIDIA H100 80GB HBM3", "rejectIfLate: true", "deadline: 2030-01-02T03:04:05Z",
+                "runtimeEstimate: 30m", "simulatedRuntime: 90s", "command: [python, train.py]", "args: [--epochs, '3']",
+                "env: {A: '1'}", "workdir: /tmp", "grace: 20s", ""));
+        final JobRequest r = parse("-f", file.toString()).request();
+        assertThat(r.getGpusPerNode()).isEqualTo(8);
+        assertThat(r.getGpuMemoryMiB()).isEqualTo(40_000L);
+        assertThat(r.getCpuMilliPerNode()).isEqualTo(16_000L);
+        assertThat(r.getMemoryMiBPerNode()).isEqualTo(65_536L);
+        assertThat(r.getGpuModels()).containsExactly("NVIDIA H100 80GB HBM3");
+        assertThat(r.getRejectIfDeadlineMissed()).isTrue();
+        assertThat(r.getRuntimeEstimateMillis()).isEqualTo(1_800_000L);
+        assertThat(r.getSimulatedRuntimeMillis()).isEqualTo(90_000L);
+        assertThat(r.getExec().getCommand()).containsExactly("python", "train.py");
+        assertThat(r.getExec().getArgs()).containsExactly("--epochs", "3");
+        assertThat(r.getExec().getEnv()).containsEntry("A", "1");
+        assertThat(r.getExec().getWorkingDir()).isEqualTo("/tmp");
+        assertThat(r.getExec().getGracePeriodMillis()).isEqualTo(20_000L);
+    }
+
+    @Test
+    void theExampleJobFileIsAValidJob() throws Exception {
+        final CliRun example = CliRun.of("submit", "--example");
+        assertThat(example.exitCode()).isZero();
+        assertThat(example.out()).contains("# ").contains("gpus: 8").contains("runtimeEstimate: 2h");
+        final Path file = dir.resolve("example.yaml");
+        Files.writeString(file, example.out());
+        final JobRequest r = parse("-f", file.toString()).request();
+        assertThat(r.getNodes()).isEqualTo(2);
+        assertThat(r.getGpusPerNode()).isEqualTo(8);
+        assertThat(r.getRuntimeEstimateMillis()).isEqualTo(7_200_000L);
+        assertThat(r.getExec().getCommand()).containsExactly("python", "train.py");
+    }
+
+    @Test
+    void theSchemasOldNamesAreStillRead() throws Exception {
         final Path file = dir.resolve("job.yaml");
         Files.writeString(file, String.join("\n",
                 "jobId: llm-42",
@@ -136,12 +175,12 @@ class SubmitCommandTest {
     @Test
     void fileMistakesNameTheFieldAndTheFix() throws Exception {
         final Path typo = dir.resolve("typo.yaml");
-        Files.writeString(typo, "tenant: a\ngpus: 2\n");
-        assertThatThrownBy(() -> parse("-f", typo.toString())).hasMessageContaining("unknown field 'gpus'")
-                .hasMessageContaining("gpusPerNode");
+        Files.writeString(typo, "tenant: a\ngpu: 2\n");
+        assertThatThrownBy(() -> parse("-f", typo.toString())).hasMessageContaining("unknown field 'gpu'")
+                .hasMessageContaining("gpus, gpuMilli").hasMessageContaining("--example");
         final Path wrongType = dir.resolve("type.json");
-        Files.writeString(wrongType, "{\"tenant\": \"a\", \"gpusPerNode\": \"eight\"}");
-        assertThatThrownBy(() -> parse("-f", wrongType.toString())).hasMessageContaining("'gpusPerNode' must be a whole number");
+        Files.writeString(wrongType, "{\"tenant\": \"a\", \"gpus\": \"eight\"}");
+        assertThatThrownBy(() -> parse("-f", wrongType.toString())).hasMessageContaining("'gpus' must be a whole number");
         final Path broken = dir.resolve("broken.json");
         Files.writeString(broken, "{\"tenant\": ");
         assertThatThrownBy(() -> parse("-f", broken.toString())).hasMessageContaining("is not valid JSON");
@@ -155,10 +194,11 @@ class SubmitCommandTest {
                 new String[] {"--gpu-milli", "500", "--nodes", "2"}, new String[] {"--gpus", "1", "--network", "ethernet"},
                 new String[] {"--gpus", "1", "--priority-class", "urgent"}, new String[] {"--gpus", "1", "--job-id", "bad id!"},
                 new String[] {"--gpus", "1", "--topology-mode", "required"}, new String[] {"--gpus", "1", "--deadline", "tomorrow"},
-                new String[] {"-f", dir.resolve("missing.yaml").toString()});
+                new String[] {"-f", dir.resolve("missing.yaml").toString()}, new String[] {"--gpus", "-1"},
+                new String[] {"--gpus", "1", "--gpu-milli", "250"}, new String[] {"--gpus", "1", "--wait=sometime"});
         final List<String> fixes = List.of("give --gpus N", "use 1-999", "runs on one node", "use one of any, infiniband, roce",
                 "use production, batch or best-effort", "is malformed", "add --topology same-node", "nor a time from now (+2h)",
-                "is not a file");
+                "is not a file", "must be >= 1", "give one of them", "use --wait (the first decision), --wait=started");
         for (int i = 0; i < cases.size(); i++) {
             final String[] args = new String[cases.get(i).length + 3];
             args[0] = "submit";
@@ -166,8 +206,9 @@ class SubmitCommandTest {
             args[args.length - 2] = "--data-dir";
             args[args.length - 1] = noStack.toString();
             final CliRun run = CliRun.of(args);
-            assertThat(run.exitCode()).as(String.join(" ", args)).isNotZero();
-            assertThat(run.err()).as(String.join(" ", args)).contains(fixes.get(i)).doesNotContain("Exception");
+            assertThat(run.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE.code());
+            assertThat(run.err()).as(String.join(" ", args)).contains(fixes.get(i)).doesNotContain("Exception")
+                    .as("the fix, not the option list").doesNotContain("Options of").hasLineCount(2);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.gpupool.cli;
 
+import io.gpupool.cli.config.ExitCodes;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
 import io.gpupool.topics.Topic;
@@ -46,7 +47,7 @@ class TopicsCommandTest {
         final String journal = TopicCatalog.defaults().withOverrides(load(config)).name(Topic.JOURNAL);
 
         final CliRun verifyFirst = CliRun.of("topics", "--bootstrap-server", stack.bootstrapServers(), "--config", config.toString(), "--verify");
-        assertThat(verifyFirst.exitCode()).isEqualTo(2);
+        assertThat(verifyFirst.exitCode()).isEqualTo(ExitCodes.CHECK_FAILED.code());
         assertThat(verifyFirst.out()).contains(journal).contains("MISSING");
         assertThat(verifyFirst.err()).contains("run without --verify");
 

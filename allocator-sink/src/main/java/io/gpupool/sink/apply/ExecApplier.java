@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs each part as a real process built from a {@link CommandTemplate}, with GPUPOOL_JOB_ID,
  * GPUPOOL_NODE, CUDA_VISIBLE_DEVICES, GPUPOOL_GPU_UUIDS and the job's env; its output goes to
- * {@code LOGDIR/JOB@NODE.log}. The process's exit is the part's end. Stopping sends SIGTERM to its
- * tree, waits the grace period, then SIGKILLs what is left.
+ * {@code LOGDIR/JOB_NODE.log} ({@link #logFile}). The process's exit is the part's end. Stopping
+ * sends SIGTERM to its tree, waits the grace period, then SIGKILLs what is left.
  */
 public final class ExecApplier implements Applier {
 
@@ -63,6 +63,11 @@ public final class ExecApplier implements Applier {
         }
     }
 
+    /** Where the output of a job's part on a node goes (what {@code gpupool logs} reads). */
+    public static Path logFile(final Path logDir, final String jobId, final String nodeId) {
+        return logDir.resolve(AllocationFile.fileName(jobId + "@" + nodeId).replaceFirst("\\.json$", ".log"));
+    }
+
     public ExecApplier(final CommandTemplate template, final Duration grace, final Path logDir) {
         this.template = template;
         this.grace = grace;
@@ -94,8 +99,7 @@ public final class ExecApplier implements Applier {
         pb.environment().putAll(ExecEnvironment.of(part));
         part.workingDir().ifPresent(d -> pb.directory(new File(d)));
         Files.createDirectories(logDir);
-        final File log = logDir.resolve(AllocationFile.fileName(part.jobId() + "@" + part.nodeId())
-                .replaceFirst("\\.json$", ".log")).toFile();
+        final File log = logFile(logDir, part.jobId(), part.nodeId()).toFile();
         pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log));
         pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         final Process process = pb.start(); // IOException (no such program) -> retried, then FAILED

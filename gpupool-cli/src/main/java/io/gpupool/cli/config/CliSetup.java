@@ -36,6 +36,6 @@ public final class CliSetup {
             err.println("(set GPUPOOL_DEBUG=1 for the stack trace)");
         }
         err.flush();
-        return 1;
+        return ExitCodes.ERROR.code();
     }
 }

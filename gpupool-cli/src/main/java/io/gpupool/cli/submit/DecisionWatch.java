@@ -10,7 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -54,21 +55,40 @@ public final class DecisionWatch implements AutoCloseable {
         partitions.forEach(tp -> consumer.position(tp, Duration.ofSeconds(15)));
     }
 
-    /** The job's first decision with one of {@code outcomes} (any when empty) after this watch was opened. */
-    public Optional<PlacementDecision> await(final String jobId, final Set<DecisionOutcome> outcomes, final Duration timeout) {
+    /**
+     * The job's first decision that {@code ends} the wait; the decisions before it go to {@code passed}. An EVICTED
+     * decision that ends it counts only when no other decision of the job follows within a second: a requeued
+     * job's QUEUED comes in the same transaction, right after it.
+     */
+    public Optional<PlacementDecision> await(final String jobId, final Predicate<PlacementDecision> ends,
+            final Consumer<PlacementDecision> passed, final Duration timeout) {
         final long deadline = System.nanoTime() + timeout.toNanos();
+        PlacementDecision evicted = null;
+        long evictedAt = 0;
         while (System.nanoTime() < deadline) {
             for (final ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                 if (!jobId.equals(r.key()) || r.value() == null) {
                     continue;
                 }
                 final PlacementDecision d = decoder.deserialize(topic, r.value());
-                if (outcomes.isEmpty() || outcomes.contains(d.getOutcome())) {
+                if (evicted != null) {
+                    passed.accept(evicted);
+                    evicted = null;
+                }
+                if (!ends.test(d)) {
+                    passed.accept(d);
+                } else if (d.getOutcome() == DecisionOutcome.EVICTED) {
+                    evicted = d;
+                    evictedAt = System.nanoTime();
+                } else {
                     return Optional.of(d);
                 }
             }
+            if (evicted != null && System.nanoTime() - evictedAt > Duration.ofSeconds(1).toNanos()) {
+                return Optional.of(evicted);
+            }
         }
-        return Optional.empty();
+        return Optional.ofNullable(evicted);
     }
 
     @Override

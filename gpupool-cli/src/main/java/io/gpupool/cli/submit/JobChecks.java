@@ -42,6 +42,9 @@ final class JobChecks {
             if (r.getNodes() > 1) {
                 return "a share of one GPU (--gpu-milli) runs on one node: drop --nodes " + r.getNodes() + " or use --gpus";
             }
+        } else if (r.getGpusPerNode() < 0) {
+            return "--gpus " + r.getGpusPerNode() + ": the number of whole GPUs per node must be >= 1; "
+                    + "for a share of one GPU use --gpu-milli M (1-999) instead";
         } else if (r.getGpusPerNode() < 1) {
             return "the job asks for no GPU: give --gpus N (whole GPUs per node) or --gpu-milli M (a share of one GPU)";
         }

@@ -15,23 +15,29 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import org.apache.avro.Schema;
 
 /**
- * A job request in a JSON or YAML file ({@code gpupool submit -f job.yaml}): the fields of the Avro
- * JobRequest by their schema names, plus {@code jobId}; durations may be written "2h" next to the
- * *Millis numbers, the deadline as an ISO instant. An unknown field or a wrong type fails with the
- * field's path and the names that are allowed, so a typo is not silently dropped.
+ * A job request in a JSON or YAML file ({@code gpupool submit -f job.yaml}): one field per submit flag,
+ * named like it ({@code gpus}, {@code runtimeEstimate: 30m}, {@code command}), the JobRequest schema's
+ * older names ({@code gpusPerNode}, {@code runtimeEstimateMillis}, an {@code exec} block) still read.
+ * Durations are "90s", "2h" or milliseconds, the deadline an ISO instant. An unknown field or a wrong
+ * type fails with the field's path and the names that are allowed, so a typo is not silently dropped.
  */
 public final class JobFile {
 
-    private static final Set<String> REQUEST_FIELDS = fieldNames(JobRequest.getClassSchema());
-    private static final Set<String> EXEC_FIELDS = fieldNames(ExecSpec.getClassSchema());
+    /** The fields a job file has: the submit flags' names in camelCase ({@code --gpu-memory-mib} is gpuMemoryMib). */
+    static final List<String> FIELDS = List.of("jobId", "name", "tenant", "queue", "labels", "pool", "priorityClass",
+            "priority", "preemptible", "nodes", "gpus", "gpuMilli", "gpuMemoryMib", "cpuMilli", "memoryMib", "gpuModel",
+            "network", "topology", "topologyMode", "deadline", "rejectIfLate", "runtimeEstimate", "simulatedRuntime",
+            "command", "args", "env", "workdir", "grace");
+    /** The JobRequest schema's names, which files used before they took the flags' names: still read. */
+    private static final Map<String, String> OLD_NAMES = Map.of("gpusPerNode", "gpus", "gpuMemoryMiB", "gpuMemoryMib",
+            "cpuMilliPerNode", "cpuMilli", "memoryMiBPerNode", "memoryMib", "gpuModels", "gpuModel",
+            "rejectIfDeadlineMissed", "rejectIfLate", "runtimeEstimateMillis", "runtimeEstimate",
+            "simulatedRuntimeMillis", "simulatedRuntime");
 
     private final String jobId;
     private final JobRequest.Builder request;
@@ -72,15 +78,16 @@ public final class JobFile {
     static JobFile parse(final JsonNode root, final String where) {
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException(where + ": a job request is an object of fields, e.g. {\"tenant\": \"vision\", "
-                    + "\"gpusPerNode\": 1}");
+                    + "\"gpus\": 1}; `gpupool submit --example` prints one");
         }
         final JobRequest.Builder b = JobRequest.newBuilder();
+        final ExecSpec.Builder exec = ExecSpec.newBuilder();
+        boolean hasExec = false;
         String jobId = null;
         for (final Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
             final Map.Entry<String, JsonNode> e = it.next();
-            final String f = e.getKey();
-            final JsonNode v = e.getValue();
-            final Field field = new Field(where, f, v);
+            final String f = OLD_NAMES.getOrDefault(e.getKey(), e.getKey());
+            final Field field = new Field(where, e.getKey(), e.getValue());
             switch (f) {
                 case "jobId" -> jobId = field.text();
                 case "name" -> b.setName(field.text());
@@ -92,32 +99,58 @@ public final class JobFile {
                 case "priority" -> b.setPriority(field.integer());
                 case "preemptible" -> b.setPreemptible(field.bool());
                 case "nodes" -> b.setNodes(field.integer());
-                case "gpusPerNode" -> b.setGpusPerNode(field.integer());
+                case "gpus" -> b.setGpusPerNode(field.integer());
                 case "gpuMilli" -> b.setGpuMilli(field.integer());
-                case "gpuMemoryMiB" -> b.setGpuMemoryMiB(field.longValue());
-                case "cpuMilliPerNode" -> b.setCpuMilliPerNode(field.longValue());
-                case "memoryMiBPerNode" -> b.setMemoryMiBPerNode(field.longValue());
-                case "gpuModels" -> b.setGpuModels(field.strings());
+                case "gpuMemoryMib" -> b.setGpuMemoryMiB(field.longValue());
+                case "cpuMilli" -> b.setCpuMilliPerNode(field.longValue());
+                case "memoryMib" -> b.setMemoryMiBPerNode(field.longValue());
+                case "gpuModel" -> b.setGpuModels(field.strings());
                 case "network" -> b.setNetwork(JobFlags.network(field.text()));
                 case "topology" -> b.setTopology(JobFlags.topology(field.text()));
                 case "topologyMode" -> b.setTopologyMode(JobFlags.topologyMode(field.text()));
                 case "deadline" -> b.setDeadline(field.instant());
-                case "rejectIfDeadlineMissed" -> b.setRejectIfDeadlineMissed(field.bool());
-                case "runtimeEstimateMillis" -> b.setRuntimeEstimateMillis(field.millis());
-                case "simulatedRuntimeMillis" -> b.setSimulatedRuntimeMillis(field.millis());
-                case "exec" -> b.setExec(exec(field, where));
-                default -> throw new IllegalArgumentException(where + ": unknown field '" + f + "'; a job request has jobId, "
-                        + String.join(", ", REQUEST_FIELDS));
+                case "rejectIfLate" -> b.setRejectIfDeadlineMissed(field.bool());
+                case "runtimeEstimate" -> b.setRuntimeEstimateMillis(field.millis());
+                case "simulatedRuntime" -> b.setSimulatedRuntimeMillis(field.millis());
+                case "command" -> {
+                    exec.setCommand(field.strings());
+                    hasExec = true;
+                }
+                case "args" -> {
+                    exec.setArgs(field.strings());
+                    hasExec = true;
+                }
+                case "env" -> {
+                    exec.setEnv(field.stringMap());
+                    hasExec = true;
+                }
+                case "workdir" -> {
+                    exec.setWorkingDir(field.text());
+                    hasExec = true;
+                }
+                case "grace" -> {
+                    exec.setGracePeriodMillis(field.millis());
+                    hasExec = true;
+                }
+                case "exec" -> {
+                    exec(field, where, exec);
+                    hasExec = true;
+                }
+                default -> throw new IllegalArgumentException(where + ": unknown field '" + e.getKey() + "'; a job file has "
+                        + String.join(", ", FIELDS) + " (`gpupool submit --example` shows each)");
             }
+        }
+        if (hasExec) {
+            b.setExec(exec.build());
         }
         return new JobFile(jobId, b);
     }
 
-    private static ExecSpec exec(final Field exec, final String where) {
+    /** The schema's old names (and the exec block's), still read, for files written before the flags' names. */
+    private static void exec(final Field exec, final String where, final ExecSpec.Builder b) {
         if (!exec.value.isObject()) {
-            throw exec.wrong("an object with " + String.join(", ", EXEC_FIELDS));
+            throw exec.wrong("an object with command, args, env, workdir, grace (or give those at the top level)");
         }
-        final ExecSpec.Builder b = ExecSpec.newBuilder();
         for (final Iterator<Map.Entry<String, JsonNode>> it = exec.value.fields(); it.hasNext(); ) {
             final Map.Entry<String, JsonNode> e = it.next();
             final Field field = new Field(where, "exec." + e.getKey(), e.getValue());
@@ -125,19 +158,12 @@ public final class JobFile {
                 case "command" -> b.setCommand(field.strings());
                 case "args" -> b.setArgs(field.strings());
                 case "env" -> b.setEnv(field.stringMap());
-                case "workingDir" -> b.setWorkingDir(field.text());
-                case "gracePeriodMillis" -> b.setGracePeriodMillis(field.millis());
+                case "workdir", "workingDir" -> b.setWorkingDir(field.text());
+                case "grace", "gracePeriodMillis" -> b.setGracePeriodMillis(field.millis());
                 default -> throw new IllegalArgumentException(where + ": unknown field 'exec." + e.getKey() + "'; exec has "
-                        + String.join(", ", EXEC_FIELDS));
+                        + "command, args, env, workdir, grace");
             }
         }
-        return b.build();
-    }
-
-    private static Set<String> fieldNames(final Schema schema) {
-        final Set<String> names = new LinkedHashSet<>();
-        schema.getFields().forEach(f -> names.add(f.name()));
-        return names;
     }
 
     /** One field's value, read as the type the schema wants, or an error that names the field. */

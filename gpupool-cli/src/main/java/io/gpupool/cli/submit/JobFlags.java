@@ -69,7 +69,8 @@ public final class JobFlags {
     Long memoryMiBPerNode;
 
     @Option(names = "--gpu-model", paramLabel = "MODEL", split = ",",
-            description = "Allowed GPU model (as the inventory names it, e.g. 'NVIDIA H100 80GB HBM3'); repeatable or comma-separated.")
+            description = "Allowed GPU model: the full name ('NVIDIA H100 80GB HBM3') or a short alias (H100, A100-80GB) "
+                    + "matched against the pool's models; repeatable or comma-separated.")
     List<String> gpuModels;
 
     @Option(names = "--network", paramLabel = "NET", description = "Fabric between the gang's nodes: any (default), infiniband, roce.")

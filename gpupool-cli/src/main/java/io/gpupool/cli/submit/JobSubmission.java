@@ -4,6 +4,7 @@ import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobRequest;
 import io.gpupool.avro.PlacementDecision;
+import io.gpupool.cli.config.ExitCodes;
 import io.gpupool.cli.workload.JobCommandProducer;
 import io.gpupool.cli.workload.JobCommands;
 import io.gpupool.topics.Topic;
@@ -13,17 +14,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import picocli.CommandLine;
 
 /** A checked job request with its id, ready to send: -f file first, flags on top, defaults for what is left. */
 public final class JobSubmission {
-
-    static final int REJECTED_EXIT = 2;
-    static final int TIMEOUT_EXIT = 4;
 
     private final String jobId;
     private final JobRequest request;
@@ -39,6 +40,12 @@ public final class JobSubmission {
     public static JobSubmission build(final Path file, final String jobIdFlag, final JobFlags flags, final String user) {
         final JobFile fromFile = file == null ? null : JobFile.read(file);
         final JobRequest.Builder b = fromFile == null ? JobRequest.newBuilder() : fromFile.request();
+        final boolean wholeGpus = flags.gpusPerNode != null || b.hasGpusPerNode();
+        final boolean share = flags.gpuMilli != null || b.getGpuMilli() != null;
+        if (wholeGpus && share) {
+            throw new IllegalArgumentException("--gpus and --gpu-milli both given: --gpu-milli M asks for a share of one GPU "
+                    + "instead of whole GPUs; give one of them (e.g. --gpu-milli 250 alone for a quarter of a GPU)");
+        }
         final Instant now = Instant.now();
         flags.applyTo(b, now);
         if (!b.hasTenant()) {
@@ -72,41 +79,72 @@ public final class JobSubmission {
         return jobId;
     }
 
+    /** The same submission asking for these GPU models (full names, once aliases are resolved). */
+    JobSubmission withModels(final List<String> models) {
+        return new JobSubmission(jobId, JobRequest.newBuilder(request).setGpuModels(models).build());
+    }
+
     public JobRequest request() {
         return request;
     }
 
-    /** Sends the submit; prints the job id, and with {@code await} the first decision. Returns the exit code. */
-    public int send(final StackClient stack, final CommandLine.Model.CommandSpec spec, final boolean await,
-            final Duration timeout) throws InterruptedException {
+    /** Sends the submit; prints the job id, and when waiting the decision that ends the wait. Returns the exit code. */
+    public int send(final StackClient stack, final CommandLine.Model.CommandSpec spec, final WaitFor waitFor,
+            final Duration timeout, final String placedNote) throws InterruptedException {
         final JobCommand command = JobCommands.submit(jobId, request, System.getProperty("user.name", "gpupool") + "@cli");
-        return sendAndMaybeWait(stack, spec, command, await, timeout, Set.of());
+        return sendAndMaybeWait(stack, spec, command,
+                waitFor == null ? null : new Wait(waitFor::endsAt, waitFor::exitCode, waitFor.label(), placedNote), timeout);
+    }
+
+    /**
+     * What a command waits for after sending: the decision that ends the wait, the exit code it gives, and a
+     * note printed as {@code note=} with a PLACED decision (null: none).
+     */
+    record Wait(Predicate<PlacementDecision> ends, Function<PlacementDecision, ExitCodes> exitCode, String what,
+                String placedNote) {
     }
 
     /** Shared by submit and cancel: the watch opens before the send, so the decision cannot be missed. */
     static int sendAndMaybeWait(final StackClient stack, final CommandLine.Model.CommandSpec spec, final JobCommand command,
-            final boolean await, final Duration timeout, final Set<DecisionOutcome> outcomes) throws InterruptedException {
+            final Wait wait, final Duration timeout) throws InterruptedException {
         final Properties client = stack.client();
         final String registry = stack.registry(spec.commandLine());
         final PrintWriter out = spec.commandLine().getOut();
-        try (DecisionWatch watch = await ? new DecisionWatch(client, registry, stack.topic(spec, Topic.DECISIONS)) : null;
+        final PrintWriter err = spec.commandLine().getErr();
+        try (DecisionWatch watch = wait != null ? new DecisionWatch(client, registry, stack.topic(spec, Topic.DECISIONS)) : null;
              JobCommandProducer producer = new JobCommandProducer(client, registry, stack.topic(spec, Topic.JOBS))) {
             producer.sendAndWait(command);
             out.println(command.getJobId());
             out.flush();
             if (watch == null) {
-                return 0;
+                return ExitCodes.OK.code();
             }
-            final Optional<PlacementDecision> d = watch.await(command.getJobId(), outcomes, timeout);
+            final List<PlacementDecision> passed = new ArrayList<>();
+            final Optional<PlacementDecision> d = watch.await(command.getJobId(), wait.ends(), p -> {
+                passed.add(p);
+                // decisions on the way (QUEUED, PLACED before it finishes) as one line each, on stderr
+                err.printf("gpupool %s: %s %s: %s%n", spec.name(), p.getOutcome(), p.getReasonCode(), p.getMessage());
+                err.flush();
+            }, timeout);
             if (d.isEmpty()) {
-                spec.commandLine().getErr().printf("gpupool %s: no decision for %s within %d s; is the scheduler running? "
-                        + "(`gpupool explain %s` shows where it is)%n", spec.name(), command.getJobId(), timeout.toSeconds(),
-                        command.getJobId());
-                spec.commandLine().getErr().flush();
-                return TIMEOUT_EXIT;
+                if (passed.isEmpty()) {
+                    err.printf("gpupool %s: no decision for %s within %d s; is the scheduler running? "
+                            + "(`gpupool explain %s` shows where it is)%n", spec.name(), command.getJobId(), timeout.toSeconds(),
+                            command.getJobId());
+                } else {
+                    err.printf("gpupool %s: %s has not %s within %d s (last decision: %s); it goes on: `gpupool explain %s`%n",
+                            spec.name(), command.getJobId(), wait.what(), timeout.toSeconds(),
+                            passed.get(passed.size() - 1).getOutcome(), command.getJobId());
+                }
+                err.flush();
+                return ExitCodes.NO_ANSWER.code();
             }
             DecisionText.print(out, d.get());
-            return d.get().getOutcome() == DecisionOutcome.REJECTED ? REJECTED_EXIT : 0;
+            if (wait.placedNote() != null && d.get().getOutcome() == DecisionOutcome.PLACED) {
+                out.println("note=" + wait.placedNote());
+                out.flush();
+            }
+            return wait.exitCode().apply(d.get()).code();
         }
     }
 }

@@ -5,6 +5,10 @@ import io.gpupool.cli.config.ConfigLayers;
 import io.gpupool.localstack.StackDescriptor;
 import io.gpupool.topics.Topic;
 import io.gpupool.topics.TopicCatalog;
+import io.gpupool.scheduler.query.QueryClient;
+import io.gpupool.scheduler.query.QueryEndpoint;
+import java.nio.file.Path;
+import java.util.Optional;
 import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
@@ -16,12 +20,31 @@ import picocli.CommandLine.Option;
  */
 public final class StackClient {
 
+
     @Mixin
     ClusterOptions cluster;
 
     @Option(names = "--registry-url", paramLabel = "URL",
             description = "Schema registry. Default: the local stack's in --data-dir.")
     String registryUrl;
+
+    @Option(names = "--scheduler-url", paramLabel = "URL",
+            description = "The scheduler's query endpoint, to check a job before the command goes out. "
+                    + "Default: the one running for the local stack in --data-dir.")
+    String schedulerUrl;
+
+    /** The scheduler to ask about jobs: --scheduler-url, or the local stack's; empty when neither is known. */
+    Optional<QueryClient> scheduler() {
+        if (schedulerUrl != null && !schedulerUrl.isBlank()) {
+            return Optional.of(new QueryClient(schedulerUrl.trim()));
+        }
+        return QueryEndpoint.find(cluster.dataDir().path()).map(QueryClient::new);
+    }
+
+    /** The local stack's data directory (where its sink keeps job logs). */
+    Path dataDir() {
+        return cluster.dataDir().path();
+    }
 
     Properties client() {
         return cluster.clientProperties();

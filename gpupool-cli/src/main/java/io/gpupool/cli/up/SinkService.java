@@ -2,6 +2,7 @@ package io.gpupool.cli.up;
 
 import io.gpupool.localstack.secure.StackPrincipal;
 import io.gpupool.avro.JobEvent;
+import io.gpupool.cli.submit.LocalSink;
 import io.gpupool.sink.SinkConfig;
 import io.gpupool.sink.SinkListener;
 import io.gpupool.sink.SinkRunner;
@@ -43,13 +44,13 @@ public final class SinkService implements UpService {
     public AutoCloseable start(final UpContext context) throws Exception {
         final SinkConfig config = SinkConfig.defaults(context.bootstrapServers(),
                 context.registryUrl().orElseThrow(() -> new IllegalStateException("the sink needs the schema registry")),
-                context.settings().broker().layout().dataDir().resolve("sink"))
+                LocalSink.directory(context.settings().broker().layout().dataDir()))
                 .withTopics(TopicCatalog.defaults().withOverrides(context.config()))
                 .withClientProperties(context.clientMap(StackPrincipal.SINK));
         final Applier simulated = new SimulatedApplier(options.timeScale, DEFAULT_RUNTIME);
         final SinkRunner sink = SinkRunner.create(config, options.execJobs
                 ? new ExecOrSimulatedApplier(new ExecApplier(CommandTemplate.jobCommand(), EXEC_GRACE,
-                        config.stateDir().resolve("logs")), simulated)
+                        LocalSink.logDirectory(context.settings().broker().layout().dataDir())), simulated)
                 : simulated);
         sink.addListener(new SinkListener() {
             @Override
@@ -67,6 +68,7 @@ public final class SinkService implements UpService {
             sink.start();
             metrics = MetricsServer.start(sink.metrics().registry(), MetricsServer.LOOPBACK, 0);
             parts.sink(sink);
+            LocalSink.publish(context.settings().broker().layout().dataDir(), context.bootstrapServers(), options.execJobs);
             // Jobs adopted from the ledger of a previous run are running already.
             parts.fleet().ifPresent(f -> f.busyGpus().set(sink.busyGpuUuids()));
             context.out().printf("  sink       %s, %.0fx real time, ledger %s; metrics on http://127.0.0.1:%d/metrics%n",

@@ -9,21 +9,11 @@ import io.gpupool.avro.NetworkRequirement;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.avro.TopologyMode;
 import io.gpupool.avro.TopologyScope;
-import io.gpupool.cli.Gpupool;
-import io.gpupool.cli.up.PipelineOptions;
+import io.gpupool.cli.e2e.LocalPipeline.Cli;
 import io.gpupool.cli.up.PipelineParts;
-import io.gpupool.cli.up.PipelineServices;
 import io.gpupool.cli.up.SchedulerProbe;
-import io.gpupool.cli.up.SchedulerService;
-import io.gpupool.cli.up.ServiceGroup;
-import io.gpupool.cli.up.TopicsService;
-import io.gpupool.cli.up.UpContext;
-import io.gpupool.cli.up.UpService;
 import io.gpupool.cli.workload.JobCommandProducer;
 import io.gpupool.cli.workload.JobCommands;
-import io.gpupool.localstack.LocalStackSettings;
-import io.gpupool.localstack.StackDescriptor;
-import io.gpupool.localstack.broker.BrokerSettings;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
 import io.gpupool.scheduler.query.QueryEndpoint;
@@ -32,14 +22,11 @@ import io.gpupool.sink.SinkRunner;
 import io.gpupool.sink.apply.SimulatedApplier;
 import io.gpupool.topics.Topic;
 import io.gpupool.topics.TopicCatalog;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -55,7 +42,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -79,8 +65,8 @@ class PipelineEndToEndTest {
     private TestStack stack;
     private TopicCatalog catalog;
     private Path configFile;
-    private final PipelineParts parts = new PipelineParts();
-    private ServiceGroup group;
+    private LocalPipeline pipeline;
+    private PipelineParts parts;
     private JobCommandProducer jobs;
     private TopicLog<PlacementDecision> decisions;
     private TopicLog<JobEvent> events;
@@ -90,29 +76,13 @@ class PipelineEndToEndTest {
     void startThePipeline(final TestStack stack, @TempDir final Path tempDir) throws Exception {
         this.stack = stack;
         this.dir = tempDir;
-        final String prefix = stack.uniqueName("e2e");
-        final Map<String, String> names = new HashMap<>();
-        for (final Topic t : Topic.values()) {
-            names.put(TopicCatalog.PREFIX + t.id() + ".name", prefix + "." + t.id());
-        }
-        catalog = TopicCatalog.defaults().withOverrides(names);
-        configFile = dir.resolve("gpupool.properties");
-        final Properties p = new Properties();
-        p.putAll(names);
-        try (var w = Files.newBufferedWriter(configFile)) {
-            p.store(w, "e2e topic names");
-        }
-        final PipelineOptions options = new PipelineOptions();
-        new CommandLine(options).parseArgs("--nodes", "16", "--gpus-per-node", "8", "--leaves", "4", "--seed", "7",
-                "--telemetry-interval", "1s", "--time-scale", "1", "--exec-jobs", "--no-generator", "--progress-every", "0s");
-        final Path dataDir = dir.resolve("stack");
-        final UpContext context = new UpContext(new LocalStackSettings(BrokerSettings.defaults(dataDir), 0), names,
-                new PrintWriter(new StringWriter(), true));
-        context.stackStarted(new StackDescriptor(dataDir, stack.bootstrapServers(), stack.registryUrl(), -1, -1));
-        final List<UpService> services = new ArrayList<>(List.of(new TopicsService(), new SchedulerService()));
-        services.addAll(PipelineServices.of(options, parts, new PrintWriter(new StringWriter(), true)));
-        group = new ServiceGroup(services);
-        group.start(context);
+        pipeline = LocalPipeline.start(stack, dir, "e2e", "--nodes", "16", "--gpus-per-node", "8", "--leaves", "4",
+                "--seed", "7", "--telemetry-interval", "1s", "--time-scale", "1", "--exec-jobs", "--no-generator",
+                "--progress-every", "0s");
+        catalog = pipeline.catalog;
+        configFile = pipeline.configFile;
+        parts = pipeline.parts;
+        final Path dataDir = pipeline.dataDir;
         scheduler = new SchedulerProbe(QueryEndpoint.find(dataDir).orElseThrow());
         final Properties client = new Properties();
         client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers());
@@ -123,7 +93,7 @@ class PipelineEndToEndTest {
 
     @AfterAll
     void stopThePipeline() throws Exception {
-        for (final AutoCloseable c : new AutoCloseable[] {events, decisions, jobs, group}) {
+        for (final AutoCloseable c : new AutoCloseable[] {events, decisions, jobs, pipeline}) {
             if (c != null) {
                 c.close();
             }
@@ -141,8 +111,8 @@ class PipelineEndToEndTest {
         // The fractional job goes through the CLI: submit prints the id, then the decision.
         final Cli fraction = cli("submit", "--job-id", "e2e-fraction", "--tenant", "speech", "--gpu-milli", "500",
                 "--gpu-memory-mib", "20000", "--simulated-runtime", "5s", "--wait", "--timeout", "90s");
-        assertThat(fraction.code).as(fraction.err).isZero();
-        assertThat(fraction.out).startsWith("e2e-fraction\n").contains("decision=PLACED").containsPattern("node=node-\\d+ gpu_indexes=\\d+@500m");
+        assertThat(fraction.code()).as(fraction.err()).isZero();
+        assertThat(fraction.out()).startsWith("e2e-fraction\n").contains("decision=PLACED").containsPattern("node=node-\\d+ gpu_indexes=\\d+@500m");
 
         for (final String job : List.of("e2e-single", "e2e-node", "e2e-gang", "e2e-fraction")) {
             awaitDecision(job, DecisionOutcome.PLACED);
@@ -209,16 +179,16 @@ class PipelineEndToEndTest {
 
         final Cli submit = cli("submit", "--job-id", "e2e-exec", "--tenant", "vision", "--gpus", "2", "--grace", "5s",
                 "--wait", "--timeout", "90s", "--", script.toString());
-        assertThat(submit.code).as(submit.err).isZero();
-        assertThat(submit.out).startsWith("e2e-exec\n").contains("decision=PLACED");
+        assertThat(submit.code()).as(submit.err()).isZero();
+        assertThat(submit.out()).startsWith("e2e-exec\n").contains("decision=PLACED");
         awaitEvent("e2e-exec", JobEventType.STARTED);
         await("the job's pid file").atMost(WAIT).pollInterval(Duration.ofMillis(100)).until(() -> Files.exists(pidFile));
         final ProcessHandle process = ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim())).orElseThrow();
         assertThat(process.isAlive()).isTrue();
 
         final Cli cancel = cli("cancel", "e2e-exec", "--reason", "user changed their mind", "--wait", "--timeout", "90s");
-        assertThat(cancel.code).as(cancel.err).isZero();
-        assertThat(cancel.out).startsWith("e2e-exec\n").contains("decision=CANCELLED").contains("user changed their mind");
+        assertThat(cancel.code()).as(cancel.err()).isZero();
+        assertThat(cancel.out()).startsWith("e2e-exec\n").contains("decision=CANCELLED").contains("user changed their mind");
         final JobEvent evicted = awaitEvent("e2e-exec", JobEventType.EVICTED);
         assertThat(evicted.getReason()).contains("SIGTERM");
         process.onExit().get(30, TimeUnit.SECONDS);
@@ -300,22 +270,7 @@ class PipelineEndToEndTest {
         return events.await(e -> e.getJobId().equals(jobId) && e.getType() == type, WAIT, type + " of " + jobId);
     }
 
-    private record Cli(int code, String out, String err) {
-    }
-
-    /** The real command line, in this JVM, pointed at the test stack and its topics. */
     private Cli cli(final String... args) {
-        final List<String> all = new ArrayList<>(List.of(args));
-        final int at = all.indexOf("--") < 0 ? all.size() : all.indexOf("--");
-        all.addAll(at, List.of("--bootstrap-server", stack.bootstrapServers(), "--registry-url", stack.requireRegistryUrl(),
-                "--config", configFile.toString()));
-        final String[] argv = all.toArray(String[]::new);
-        final CommandLine cmd = Gpupool.commandLine(argv, Map.of());
-        final StringWriter out = new StringWriter();
-        final StringWriter err = new StringWriter();
-        cmd.setOut(new PrintWriter(out, true));
-        cmd.setErr(new PrintWriter(err, true));
-        final int code = cmd.execute(argv);
-        return new Cli(code, out.toString(), err.toString());
+        return pipeline.cli(args);
     }
 }

@@ -1,5 +1,6 @@
 package io.gpupool.scheduler.core;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -200,6 +201,16 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
             "best-fit-cpu-weight", "seed", "random-ties", "fgd-popularity-pct", "fgd-integer-score",
             "consolidation-cooldown-ms", "consolidation-window-ms", "consolidation-window-max-evictions",
             "leaf-congested-pct", "finished-job-retention-ms", Failpoint.SETTING)));
+
+    /** The keys {@link #fromSettings} takes, sorted, the per-tenant ones last (what --set and --engine list in their help). */
+    public static List<String> settingKeys() {
+        final List<String> keys = new ArrayList<>(KNOWN_KEYS);
+        keys.addAll(TENANT_KEYS);
+        return Collections.unmodifiableList(keys);
+    }
+
+    private static final List<String> TENANT_KEYS = List.of("tenant.NAME.guaranteed-gpus", "tenant.NAME.weight",
+            "tenant.NAME.max-gpus");
 
     private static int parseInt(final String v, final int dflt, final String key) {
         if (v == null) {
