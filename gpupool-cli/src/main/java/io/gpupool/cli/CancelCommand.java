@@ -14,7 +14,7 @@ import picocli.CommandLine.Parameters;
 /** {@code gpupool cancel JOB}: dequeues a waiting job or stops a running one; with --wait prints the decision. */
 @Command(name = "cancel", mixinStandardHelpOptions = true,
         description = {"Cancels a job: a queued job leaves the queue, a running one is stopped and its GPUs released.",
-            "The scheduler is asked first: an unknown job (exit code 4) or one that has ended (3) is said at once."})
+            "The scheduler is asked first: an unknown job (exit code 4) or one that has ended (2) is said at once."})
 public final class CancelCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "JOB", description = "Job id, as submit printed it.")

@@ -19,7 +19,7 @@ import picocli.CommandLine;
 @Command(name = "submit", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
             "Submits a job: a flag for every field of the job request, or -f job.yaml (flags override the file).",
-            "The job is checked against the pool's inventory first: one that can never run there is refused (exit code 3).",
+            "The job is checked against the pool's inventory first: one that can never run there is refused (exit code 2).",
             "Prints the job id; with --wait, then the scheduler's decision as name=value lines.",
             "  gpupool submit --tenant vision --gpus 1 --runtime-estimate 2h",
             "  gpupool submit --tenant llm --nodes 2 --gpus 8 --gpu-model H100 --topology same-leaf --wait=started",

@@ -21,7 +21,7 @@ class BenchCommandTest {
     @Test
     void wrongPolicyTellsTheChoices() {
         final CliRun r = CliRun.of("bench", "engine", "--policy", "worst-fit");
-        assertEquals(2, r.exitCode());
+        assertEquals(64, r.exitCode());
         assertTrue(r.err().contains("use one of first-fit, best-fit, fgd"), r.err());
     }
 
@@ -30,14 +30,14 @@ class BenchCommandTest {
         // refused before any connection: the addresses are never dialled
         final CliRun r = CliRun.of("bench", "cost", "--bootstrap-server", "localhost:1", "--registry-url",
                 "http://localhost:1", "--jobs", "100", "--backlog", "50");
-        assertEquals(2, r.exitCode(), r.err());
+        assertEquals(64, r.exitCode(), r.err());
         assertTrue(r.err().contains("a backlog must hold at least the measured jobs (100)"), r.err());
     }
 
     @Test
     void benchWithoutNameSaysWhatToType() {
         final CliRun r = CliRun.of("bench");
-        assertEquals(2, r.exitCode());
+        assertEquals(64, r.exitCode());
         assertTrue(r.err().contains("gpupool bench engine"), r.err());
     }
 }

@@ -69,7 +69,7 @@ class CliParseTest {
     @Test
     void aMistypedFlagSaysWhatWasMeantAndWhereTheHelpIs() {
         final CliRun run = CliRun.of("up", "--dat-dir", "/tmp/x");
-        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.exitCode()).isEqualTo(64);
         assertThat(run.err())
                 .contains("Unknown option").contains("'--dat-dir'")
                 .contains("--data-dir")
@@ -80,21 +80,21 @@ class CliParseTest {
     @Test
     void aMistypedCommandSuggestsTheRightOne() {
         final CliRun run = CliRun.of("topic");
-        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.exitCode()).isEqualTo(64);
         assertThat(run.err()).contains("topics").contains("Try 'gpupool --help'");
     }
 
     @Test
     void aBadDurationExplainsTheFormat() {
         final CliRun run = CliRun.of("up", "--duration", "5 minutes");
-        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.exitCode()).isEqualTo(64);
         assertThat(run.err()).contains("not a duration").contains("30s").contains("Try 'gpupool up --help'");
     }
 
     @Test
     void verifyAndAlterTogetherAreRefusedWithTheReason() {
         final CliRun run = CliRun.of("topics", "--bootstrap-server", "127.0.0.1:1", "--verify", "--alter-configs");
-        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.exitCode()).isEqualTo(64);
         assertThat(run.err()).contains("give one of them");
     }
 

@@ -46,15 +46,15 @@ class CollectorCommandTest {
     @Test
     void wrongFlagsSayTheFix(@TempDir final Path dir) {
         final CliRun source = CliRun.of("collector", "--source", "smi", "--once");
-        assertThat(source.exitCode()).isEqualTo(2);
+        assertThat(source.exitCode()).isEqualTo(64);
         assertThat(source.err()).contains("use nvidia-smi, dcgm, none or simulated");
         final CliRun nothing = CliRun.of("collector", "--once");
-        assertThat(nothing.exitCode()).isEqualTo(2);
+        assertThat(nothing.exitCode()).isEqualTo(64);
         assertThat(nothing.err()).contains("--from-file FILE, --sysfs-root DIR or --topology KIND:FILE");
         final CliRun topo = CliRun.of("collector", "--topology", "ibnet:x", "--output", "json");
         assertThat(topo.err()).contains("ibnetdiscover:FILE");
         final CliRun missing = CliRun.of("collector", "--from-file", dir.resolve("none.csv").toString(), "--once");
-        assertThat(missing.exitCode()).isEqualTo(2);
+        assertThat(missing.exitCode()).isEqualTo(64);
         assertThat(missing.err()).contains("--from-file");
         assertThat(CliRun.of("collector", "--help").exitCode()).isZero();
         assertThat(CliRun.of("bench", "collector", "--help").exitCode()).isZero();

@@ -41,10 +41,10 @@ class SimulateCommandTest {
 
     @Test
     void missingInputsAndUnknownPoliciesFailWithExitCode2() {
-        assertThat(run(new StringWriter(), "simulate", "--protocol", "fgd")).isEqualTo(2);
+        assertThat(run(new StringWriter(), "simulate", "--protocol", "fgd")).isEqualTo(64);
         assertThat(run(new StringWriter(), "simulate", "--protocol", "philly", "--trace", dir.resolve("none.csv").toString()))
-                .isEqualTo(2);
+                .isEqualTo(64);
         assertThat(run(new StringWriter(), "simulate", "--protocol", "fgd", "--pods", "a", "--nodes", "b", "--policies", "random"))
-                .isEqualTo(2);
+                .isEqualTo(64);
     }
 }

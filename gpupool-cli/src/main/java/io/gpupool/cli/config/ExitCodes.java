@@ -10,13 +10,14 @@ import java.util.Map;
 public enum ExitCodes {
     OK(0, "done (with --wait: the state waited for was reached)"),
     ERROR(1, "failed unexpectedly (I/O, broker or registry error); GPUPOOL_DEBUG=1 shows the stack trace"),
-    USAGE(2, "wrong flags or input; the message says the fix"),
-    REFUSED(3, "refused: the scheduler rejected the job, submit's check found it can never run, or there is nothing "
+    REFUSED(2, "refused: the scheduler rejected the job, submit's check found it can never run, or there is nothing "
             + "to cancel (the job has ended)"),
     NOT_FOUND(4, "no such job (or pool, or log)"),
     NO_ANSWER(5, "no answer in time: no decision within --timeout, or the scheduler does not answer"),
     JOB_FAILED(6, "with --wait=finished: the job ended without completing (failed, cancelled or evicted)"),
     CHECK_FAILED(7, "a check found problems: audit divergences or violations, topics that differ, a failed bench check"),
+    /** 64: EX_USAGE of sysexits.h, so that a typo is never read as a refused job. */
+    USAGE(64, "wrong flags or input; the message says the fix"),
     INTERRUPTED(130, "interrupted (Ctrl-C)");
 
     private final int code;
