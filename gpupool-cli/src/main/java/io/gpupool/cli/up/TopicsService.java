@@ -1,6 +1,8 @@
 package io.gpupool.cli.up;
 
+import io.gpupool.localstack.topics.SchemaSetup;
 import io.gpupool.localstack.topics.TopicSetup;
+import io.gpupool.registry.SchemaRegistryClient;
 import io.gpupool.localstack.topics.TopicStatus;
 import io.gpupool.topics.TopicCatalog;
 import java.time.Duration;
@@ -10,7 +12,10 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
-/** Creates every topic of the catalog on the local broker; a topic that differs from its spec stops {@code up}. */
+/**
+ * Creates every topic of the catalog on the local broker and registers their value schemas; a topic that
+ * differs from its spec stops {@code up}.
+ */
 public final class TopicsService implements UpService {
 
     @Override
@@ -35,6 +40,9 @@ public final class TopicsService implements UpService {
         }
         final long created = statuses.stream().filter(s -> s.state() == TopicStatus.State.CREATED).count();
         context.out().printf("  topics     %d created, %d already there%n", created, statuses.size() - created);
+        // every value schema, so that a client with auto-registration off can write from the start
+        context.registryUrl().ifPresent(url -> context.out().printf("  schemas    %d value schemas registered%n",
+                SchemaSetup.registerValueSchemas(SchemaRegistryClient.of(url), catalog).size()));
         context.out().flush();
         return () -> { };
     }
