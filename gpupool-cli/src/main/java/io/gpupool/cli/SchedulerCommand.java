@@ -9,11 +9,13 @@ import io.gpupool.scheduler.query.QueryEndpoint;
 import io.gpupool.scheduler.app.SchedulerApp;
 import io.gpupool.scheduler.stream.Membership;
 import io.gpupool.scheduler.stream.SchedulerOptions;
+import io.gpupool.scheduler.stream.StreamsSettings;
 import io.gpupool.topics.TopicCatalog;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -93,6 +95,11 @@ public final class SchedulerCommand implements Callable<Integer> {
                     + " Default: the profile's (local 0, production 1).")
     int standbyReplicas;
 
+    @Option(names = "--compression", paramLabel = "CODEC",
+            description = "Compression of what the scheduler writes (decisions, node commands, DLQ, journal): none, gzip,"
+                    + " snappy, lz4 or zstd. Default gzip, which kafkajs, librdkafka and Java all read (kafkajs has no lz4).")
+    String compression = "";
+
     @Option(names = "--duration", converter = DurationConverter.class, description = "Stop after this long (e.g. 30s).")
     Duration duration;
 
@@ -113,7 +120,11 @@ public final class SchedulerCommand implements Callable<Integer> {
         final Path state = stateDir != null ? stateDir : cluster.dataDir().path().resolve("scheduler-state");
         final SchedulerOptions o;
         try {
-            o = new SchedulerOptions(applicationId, cluster.bootstrapServers(), registry, cluster.clientProperties(),
+            final Properties clients = cluster.clientProperties();
+            if (!compression.isBlank()) {
+                clients.putAll(StreamsSettings.compression(compression));
+            }
+            o = new SchedulerOptions(applicationId, cluster.bootstrapServers(), registry, clients,
                     profile.equals("production"), state, httpHost, httpPort, engine, snapshotEvery,
                     tickInterval.toMillis(), TopicCatalog.defaults().withOverrides(ConfigLayers.of(spec).fileEntries()), maxClockAhead.toMillis(),
                     new Membership(instanceId, sessionTimeout, standbyReplicas));

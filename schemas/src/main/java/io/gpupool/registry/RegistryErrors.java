@@ -8,6 +8,10 @@ public final class RegistryErrors {
     public static final int SUBJECT_NOT_FOUND = 40401;
     public static final int VERSION_NOT_FOUND = 40402;
     public static final int SCHEMA_NOT_FOUND = 40403;
+    public static final int SUBJECT_SOFT_DELETED = 40404;
+    public static final int SUBJECT_NOT_SOFT_DELETED = 40405;
+    public static final int VERSION_SOFT_DELETED = 40406;
+    public static final int VERSION_NOT_SOFT_DELETED = 40407;
     public static final int SUBJECT_COMPATIBILITY_NOT_CONFIGURED = 40408;
     /** Older servers send 409 as error_code; newer ones 40901. */
     public static final int INCOMPATIBLE_SCHEMA_LEGACY = 409;

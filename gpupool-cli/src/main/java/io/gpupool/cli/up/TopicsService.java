@@ -1,16 +1,24 @@
 package io.gpupool.cli.up;
 
 import io.gpupool.localstack.secure.StackPrincipal;
+import io.gpupool.localstack.topics.SchemaSetup;
 import io.gpupool.localstack.topics.TopicSetup;
+import io.gpupool.registry.RegistryClientConfig;
+import io.gpupool.registry.SchemaRegistryClient;
 import io.gpupool.localstack.topics.TopicStatus;
 import io.gpupool.topics.TopicCatalog;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Properties;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 
-/** Creates every topic of the catalog on the local broker; a topic that differs from its spec stops {@code up}. */
+/**
+ * Creates every topic of the catalog on the local broker and registers their value schemas; a topic that
+ * differs from its spec stops {@code up}.
+ */
 public final class TopicsService implements UpService {
 
     @Override
@@ -34,6 +42,14 @@ public final class TopicsService implements UpService {
         }
         final long created = statuses.stream().filter(s -> s.state() == TopicStatus.State.CREATED).count();
         context.out().printf("  topics     %d created, %d already there%n", created, statuses.size() - created);
+        // every value schema, so that a client with auto-registration off can write from the start; as the admin,
+        // since on a secured stack only the admin may register
+        context.registryUrl().ifPresent(url -> {
+            final Map<String, Object> config = new HashMap<>(context.clientMap(StackPrincipal.ADMIN));
+            config.put(RegistryClientConfig.URL, url);
+            context.out().printf("  schemas    %d value schemas registered%n", SchemaSetup.registerValueSchemas(
+                    new SchemaRegistryClient(RegistryClientConfig.fromMap(config)), catalog).size());
+        });
         context.out().flush();
         return () -> { };
     }

@@ -22,9 +22,6 @@ import io.gpupool.cli.up.UpContext;
 import io.gpupool.cli.up.UpService;
 import io.gpupool.cli.workload.JobCommandProducer;
 import io.gpupool.cli.workload.JobCommands;
-import io.gpupool.localstack.LocalStackSettings;
-import io.gpupool.localstack.StackDescriptor;
-import io.gpupool.localstack.broker.BrokerSettings;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
 import io.gpupool.scheduler.query.QueryEndpoint;
@@ -119,18 +116,11 @@ class AnyProducerOnStackTest {
         this.stack = stack;
         final String prefix = stack.uniqueName("anyproducer");
         applicationId = prefix + "-scheduler";
-        final Map<String, String> names = new HashMap<>();
-        for (final Topic t : Topic.values()) {
-            names.put(TopicCatalog.PREFIX + t.id() + ".name", prefix + "." + t.id());
-        }
+        final Map<String, String> names = OnStackPipeline.topicNames(prefix);
         catalog = TopicCatalog.defaults().withOverrides(names);
-        final PipelineOptions options = new PipelineOptions();
-        new CommandLine(options).parseArgs("--nodes", "8", "--gpus-per-node", "8", "--leaves", "2", "--seed", "11",
-                "--telemetry-interval", "1s", "--time-scale", "1", "--no-generator", "--progress-every", "0s");
+        final PipelineOptions options = OnStackPipeline.smallFleet(11);
         final Path dataDir = dir.resolve("stack");
-        final UpContext context = new UpContext(new LocalStackSettings(BrokerSettings.defaults(dataDir), 0), names,
-                new PrintWriter(new StringWriter(), true));
-        context.stackStarted(new StackDescriptor(dataDir, stack.bootstrapServers(), stack.registryUrl(), -1, -1));
+        final UpContext context = OnStackPipeline.context(stack, dataDir, names);
         final List<UpService> services = new ArrayList<>(List.of(new TopicsService(), new SchedulerService(applicationId)));
         services.addAll(PipelineServices.of(options, parts, new PrintWriter(new StringWriter(), true)));
         group = new ServiceGroup(services);

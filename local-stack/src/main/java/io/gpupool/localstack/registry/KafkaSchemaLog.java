@@ -102,19 +102,30 @@ final class KafkaSchemaLog implements SchemaLog {
     }
 
     @Override
-    public void appendSchema(final String subject, final int version, final int id, final Schema schema) {
-        final ObjectNode key = JSON.createObjectNode();
-        key.put("keytype", "SCHEMA");
-        key.put("subject", subject);
-        key.put("version", version);
-        key.put("magic", 1);
+    public void appendSchema(final String subject, final int version, final int id, final Schema schema,
+                             final boolean deleted) {
         final ObjectNode value = JSON.createObjectNode();
         value.put("subject", subject);
         value.put("version", version);
         value.put("id", id);
         value.put("schema", schema.toString());
-        value.put("deleted", false);
-        write(key.toString(), value.toString());
+        value.put("deleted", deleted);
+        write(schemaKey(subject, version), value.toString());
+    }
+
+    /** As Confluent's registry does: a tombstone on the version's key, which compaction then drops. */
+    @Override
+    public void appendRemoval(final String subject, final int version) {
+        write(schemaKey(subject, version), null);
+    }
+
+    private static String schemaKey(final String subject, final int version) {
+        final ObjectNode key = JSON.createObjectNode();
+        key.put("keytype", "SCHEMA");
+        key.put("subject", subject);
+        key.put("version", version);
+        key.put("magic", 1);
+        return key.toString();
     }
 
     @Override
@@ -184,14 +195,13 @@ final class KafkaSchemaLog implements SchemaLog {
             final String type = key.path("keytype").asText("");
             if (type.equals("SCHEMA")) {
                 if (r.value() == null) {
-                    return false;
+                    store.removeVersion(key.get("subject").asText(), key.get("version").asInt());
+                    return true;
                 }
                 final JsonNode v = JSON.readTree(r.value());
-                if (v.path("deleted").asBoolean(false)) {
-                    return false;
-                }
                 final Schema schema = new Schema.Parser().parse(v.get("schema").asText());
-                store.applySchema(v.get("subject").asText(), v.get("version").asInt(), v.get("id").asInt(), schema);
+                store.applySchema(v.get("subject").asText(), v.get("version").asInt(), v.get("id").asInt(), schema,
+                        v.path("deleted").asBoolean(false));
                 return true;
             }
             if (type.equals("CONFIG")) {

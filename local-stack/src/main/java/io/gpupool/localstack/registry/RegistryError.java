@@ -32,6 +32,26 @@ final class RegistryError extends RuntimeException {
                 "Version " + version + " not found for subject '" + subject + "'.");
     }
 
+    static RegistryError subjectSoftDeleted(final String subject) {
+        return new RegistryError(404, RegistryErrors.SUBJECT_SOFT_DELETED,
+                "Subject '" + subject + "' was soft deleted.Set permanent=true to delete permanently");
+    }
+
+    static RegistryError subjectNotSoftDeleted(final String subject) {
+        return new RegistryError(404, RegistryErrors.SUBJECT_NOT_SOFT_DELETED,
+                "Subject '" + subject + "' was not deleted first before being permanently deleted");
+    }
+
+    static RegistryError versionSoftDeleted(final String subject, final int version) {
+        return new RegistryError(404, RegistryErrors.VERSION_SOFT_DELETED, "Subject '" + subject + "' Version "
+                + version + " was soft deleted.Set permanent=true to delete permanently");
+    }
+
+    static RegistryError versionNotSoftDeleted(final String subject, final int version) {
+        return new RegistryError(404, RegistryErrors.VERSION_NOT_SOFT_DELETED, "Subject '" + subject + "' Version "
+                + version + " was not deleted first before being permanently deleted");
+    }
+
     static RegistryError schemaNotFound(final String what) {
         return new RegistryError(404, RegistryErrors.SCHEMA_NOT_FOUND, what);
     }

@@ -95,8 +95,19 @@ final class RegistryHttpHandler implements HttpHandler {
             case "schemas":
                 if (n == 3 && p.get(1).equals("ids")) {
                     only(method, "GET", null);
+                    final int id = parseId(p.get(2));
                     final ObjectNode out = JSON.createObjectNode();
-                    out.put("schema", service.schema(parseId(p.get(2))).toString());
+                    out.put("schema", service.schema(id).toString());
+                    out.put("guid", service.guid(id));
+                    return out;
+                }
+                if (n == 3 && p.get(1).equals("guids")) {
+                    only(method, "GET", null);
+                    final int id = service.idOfGuid(p.get(2));
+                    final ObjectNode out = JSON.createObjectNode();
+                    out.put("schema", service.schema(id).toString());
+                    out.put("id", id);
+                    out.put("guid", p.get(2));
                     return out;
                 }
                 throw notFound();
@@ -123,13 +134,23 @@ final class RegistryHttpHandler implements HttpHandler {
 
     private JsonNode subjects(final String method, final List<String> p, final HttpExchange ex) throws IOException {
         final int n = p.size();
+        final boolean deleted = query(ex, "deleted");
+        final boolean permanent = query(ex, "permanent");
         if (n == 1) {
             only(method, "GET", null);
             final ArrayNode out = JSON.createArrayNode();
-            service.subjects().forEach(out::add);
+            service.subjects(deleted).forEach(out::add);
             return out;
         }
         final String subject = p.get(1);
+        if (n == 2 && method.equals("DELETE")) {
+            final ArrayNode out = JSON.createArrayNode();
+            service.deleteSubject(subject, permanent).forEach(out::add);
+            return out;
+        }
+        if (n == 4 && method.equals("DELETE") && p.get(2).equals("versions")) {
+            return JSON.getNodeFactory().numberNode(service.deleteVersion(subject, p.get(3), permanent));
+        }
         if (n == 2) {
             only(method, "POST", null);
             final SubjectVersion v = service.lookup(subject, schemaField(readBody(ex)));
@@ -146,22 +167,24 @@ final class RegistryHttpHandler implements HttpHandler {
                         + " is not supported; this registry keeps AVRO schemas only");
             }
             final ObjectNode out = JSON.createObjectNode();
-            out.put("id", service.register(subject, schemaField(req)));
+            final int id = service.register(subject, schemaField(req));
+            out.put("id", id);
+            out.put("guid", service.guid(id));
             return out;
         }
         if (n == 3) {
             only(method, "GET", null);
             final ArrayNode out = JSON.createArrayNode();
-            service.versionNumbers(subject).forEach(out::add);
+            service.versionNumbers(subject, deleted).forEach(out::add);
             return out;
         }
         if (n == 4) {
             only(method, "GET", null);
-            return versionJson(service.version(subject, p.get(3)));
+            return versionJson(service.version(subject, p.get(3), deleted));
         }
         if (n == 5 && p.get(4).equals("schema")) {
             only(method, "GET", null);
-            return JSON.readTree(service.schema(service.version(subject, p.get(3)).id()).toString());
+            return JSON.readTree(service.schema(service.version(subject, p.get(3), deleted).id()).toString());
         }
         throw notFound();
     }
@@ -215,7 +238,11 @@ final class RegistryHttpHandler implements HttpHandler {
         out.put("subject", v.subject());
         out.put("version", v.version());
         out.put("id", v.id());
+        out.put("guid", service.guid(v.id()));
         out.put("schema", service.schema(v.id()).toString());
+        if (v.deleted()) {
+            out.put("deleted", true);
+        }
         return out;
     }
 

@@ -2,9 +2,11 @@ package io.gpupool.localstack.registry;
 
 import io.gpupool.registry.CompatibilityLevel;
 import io.gpupool.registry.RegistryErrors;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import org.apache.avro.Schema;
 import org.apache.avro.AvroRuntimeException;
 
@@ -52,9 +54,11 @@ final class RegistryService {
                     + "subject \"" + subject + "\" (compatibility " + level + "), details: " + problems);
         }
         final int id = knownId.orElseGet(store::nextId);
-        final int version = versions.isEmpty() ? 1 : versions.get(versions.size() - 1).version() + 1;
-        log.appendSchema(subject, version, id, schema);
-        store.applySchema(subject, version, id, schema);
+        // numbers go on after soft-deleted versions too: a version number is never given twice while it is kept
+        final List<SubjectVersion> kept = store.allVersions(subject);
+        final int version = kept.isEmpty() ? 1 : kept.get(kept.size() - 1).version() + 1;
+        log.appendSchema(subject, version, id, schema, false);
+        store.applySchema(subject, version, id, schema, false);
         return id;
     }
 
@@ -75,19 +79,43 @@ final class RegistryService {
         return store.schema(id).orElseThrow(() -> RegistryError.schemaNotFound("Schema " + id + " not found"));
     }
 
-    synchronized List<String> subjects() {
-        return store.subjects();
+    /**
+     * The schema's GUID, which current Confluent clients read beside its id (and use in the header
+     * wire format): a name-based UUID of the schema's canonical text, so the same on every restart
+     * without being stored.
+     */
+    synchronized String guid(final int id) {
+        return UUID.nameUUIDFromBytes(SchemaStore.canonical(schema(id)).getBytes(StandardCharsets.UTF_8)).toString();
     }
 
-    synchronized List<Integer> versionNumbers(final String subject) {
+    /** The id of the schema with this GUID. */
+    synchronized int idOfGuid(final String guid) {
+        for (final int id : store.ids()) {
+            if (guid(id).equalsIgnoreCase(guid)) {
+                return id;
+            }
+        }
+        throw RegistryError.schemaNotFound("Schema " + guid + " not found");
+    }
+
+    synchronized List<String> subjects(final boolean includeDeleted) {
+        return store.subjects(includeDeleted);
+    }
+
+    synchronized List<Integer> versionNumbers(final String subject, final boolean includeDeleted) {
         final List<Integer> out = new ArrayList<>();
-        requireSubject(subject).forEach(v -> out.add(v.version()));
+        requireSubject(subject, includeDeleted).forEach(v -> out.add(v.version()));
         return out;
     }
 
     /** Version by number or "latest" (also -1, as Confluent accepts). */
     synchronized SubjectVersion version(final String subject, final String versionText) {
-        final List<SubjectVersion> versions = requireSubject(subject);
+        return version(subject, versionText, false);
+    }
+
+    /** The same, soft-deleted versions included when asked ({@code ?deleted=true}). */
+    synchronized SubjectVersion version(final String subject, final String versionText, final boolean includeDeleted) {
+        final List<SubjectVersion> versions = requireSubject(subject, includeDeleted);
         if (versionText.equals("latest") || versionText.equals("-1")) {
             return versions.get(versions.size() - 1);
         }
@@ -145,8 +173,72 @@ final class RegistryService {
         return previous;
     }
 
+    /**
+     * Deletes every version of the subject: soft (hidden, kept in the log, listed with ?deleted=true) or,
+     * after a soft delete, permanently (with the subject's own compatibility level), as Confluent's
+     * registry does. Returns the version numbers deleted.
+     */
+    synchronized List<Integer> deleteSubject(final String subject, final boolean permanent) {
+        final List<SubjectVersion> all = store.allVersions(subject);
+        if (all.isEmpty()) {
+            throw RegistryError.subjectNotFound(subject);
+        }
+        final List<SubjectVersion> live = store.versions(subject);
+        final List<Integer> deleted = new ArrayList<>();
+        if (!permanent) {
+            if (live.isEmpty()) {
+                throw RegistryError.subjectSoftDeleted(subject);
+            }
+            live.forEach(v -> deleted.add(softDelete(v)));
+            return deleted;
+        }
+        if (!live.isEmpty()) {
+            throw RegistryError.subjectNotSoftDeleted(subject);
+        }
+        all.forEach(v -> deleted.add(remove(v)));
+        if (store.subjectLevel(subject).isPresent()) {
+            log.appendConfig(subject, null);
+            store.applyConfig(subject, null);
+        }
+        return deleted;
+    }
+
+    /** Deletes one version (a number, or "latest"): soft, or permanently once it was soft-deleted. */
+    synchronized int deleteVersion(final String subject, final String versionText, final boolean permanent) {
+        final boolean latest = versionText.equals("latest") || versionText.equals("-1");
+        // "latest" is the newest live version for a soft delete; a number may name a soft-deleted one
+        final SubjectVersion v = version(subject, versionText, permanent || !latest);
+        if (!permanent) {
+            if (v.deleted()) {
+                throw RegistryError.versionSoftDeleted(subject, v.version());
+            }
+            return softDelete(v);
+        }
+        if (!v.deleted()) {
+            throw RegistryError.versionNotSoftDeleted(subject, v.version());
+        }
+        return remove(v);
+    }
+
+    private int softDelete(final SubjectVersion v) {
+        final Schema schema = store.schema(v.id()).orElseThrow();
+        log.appendSchema(v.subject(), v.version(), v.id(), schema, true);
+        store.applySchema(v.subject(), v.version(), v.id(), schema, true);
+        return v.version();
+    }
+
+    private int remove(final SubjectVersion v) {
+        log.appendRemoval(v.subject(), v.version());
+        store.removeVersion(v.subject(), v.version());
+        return v.version();
+    }
+
     private List<SubjectVersion> requireSubject(final String subject) {
-        final List<SubjectVersion> versions = store.versions(subject);
+        return requireSubject(subject, false);
+    }
+
+    private List<SubjectVersion> requireSubject(final String subject, final boolean includeDeleted) {
+        final List<SubjectVersion> versions = includeDeleted ? store.allVersions(subject) : store.versions(subject);
         if (versions.isEmpty()) {
             throw RegistryError.subjectNotFound(subject);
         }

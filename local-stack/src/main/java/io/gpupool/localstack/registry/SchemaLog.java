@@ -9,7 +9,11 @@ import org.apache.avro.Schema;
  */
 interface SchemaLog extends AutoCloseable {
 
-    void appendSchema(String subject, int version, int id, Schema schema);
+    /** A version, or the same version marked soft-deleted. */
+    void appendSchema(String subject, int version, int id, Schema schema, boolean deleted);
+
+    /** A permanent delete of the version. */
+    void appendRemoval(String subject, int version);
 
     /** A null subject is the global level; a null level removes a subject's own level. */
     void appendConfig(String subjectOrNull, CompatibilityLevel levelOrNull);
@@ -23,7 +27,12 @@ interface SchemaLog extends AutoCloseable {
     static SchemaLog none() {
         return new SchemaLog() {
             @Override
-            public void appendSchema(final String subject, final int version, final int id, final Schema schema) {
+            public void appendSchema(final String subject, final int version, final int id, final Schema schema,
+                                     final boolean deleted) {
+            }
+
+            @Override
+            public void appendRemoval(final String subject, final int version) {
             }
 
             @Override

@@ -25,13 +25,28 @@ final class SchemaStore {
         return schema.toString();
     }
 
-    void applySchema(final String subject, final int version, final int id, final Schema schema) {
+    void applySchema(final String subject, final int version, final int id, final Schema schema, final boolean deleted) {
         schemaById.putIfAbsent(id, schema);
         idByCanonical.putIfAbsent(canonical(schema), id);
         final List<SubjectVersion> versions = subjects.computeIfAbsent(subject, s -> new ArrayList<>());
         versions.removeIf(v -> v.version() == version);
-        versions.add(new SubjectVersion(subject, version, id));
+        versions.add(new SubjectVersion(subject, version, id, deleted));
         versions.sort((a, b) -> Integer.compare(a.version(), b.version()));
+    }
+
+    /**
+     * A permanent delete: the version is gone, and a subject without versions with it. The schema
+     * keeps its id (data written with it can still be read, as Confluent keeps it).
+     */
+    void removeVersion(final String subject, final int version) {
+        final List<SubjectVersion> versions = subjects.get(subject);
+        if (versions == null) {
+            return;
+        }
+        versions.removeIf(v -> v.version() == version);
+        if (versions.isEmpty()) {
+            subjects.remove(subject);
+        }
     }
 
     void applyConfig(final String subjectOrNull, final CompatibilityLevel level) {
@@ -52,16 +67,33 @@ final class SchemaStore {
         return Optional.ofNullable(idByCanonical.get(canonical(schema)));
     }
 
+    /** Every schema id, ascending. */
+    List<Integer> ids() {
+        return new ArrayList<>(schemaById.keySet());
+    }
+
     Optional<Schema> schema(final int id) {
         return Optional.ofNullable(schemaById.get(id));
     }
 
-    List<String> subjects() {
-        return new ArrayList<>(subjects.keySet());
+    /** Subjects with a live version; with {@code includeDeleted} also those whose versions are all soft-deleted. */
+    List<String> subjects(final boolean includeDeleted) {
+        final List<String> out = new ArrayList<>();
+        subjects.forEach((name, versions) -> {
+            if (includeDeleted || versions.stream().anyMatch(v -> !v.deleted())) {
+                out.add(name);
+            }
+        });
+        return out;
     }
 
-    /** Versions of a subject, oldest first; empty when the subject does not exist. */
+    /** Live versions of a subject, oldest first; empty when the subject does not exist or all are soft-deleted. */
     List<SubjectVersion> versions(final String subject) {
+        return allVersions(subject).stream().filter(v -> !v.deleted()).toList();
+    }
+
+    /** Every version of a subject kept, soft-deleted ones included, oldest first. */
+    List<SubjectVersion> allVersions(final String subject) {
         final List<SubjectVersion> v = subjects.get(subject);
         return v == null ? List.of() : List.copyOf(v);
     }

@@ -1,6 +1,8 @@
 package io.gpupool.scheduler.journal;
 
 import io.gpupool.avro.JobRequest;
+import io.gpupool.avro.NetworkRequirement;
+import io.gpupool.avro.TopologyScope;
 import io.gpupool.avro.TopologyMode;
 import io.gpupool.scheduler.core.GangScope;
 import io.gpupool.scheduler.core.JobSpec;
@@ -10,12 +12,17 @@ import java.util.regex.Pattern;
 
 /**
  * JobRequest (the wire record) to the engine's JobSpec, after the checks the engine cannot make
- * because they are about the wire form: a well-formed job id, a known priority class, at least one
+ * because they are about the wire form: a well-formed job id, known constraint values, at least one
  * GPU (gpupool schedules GPU jobs), a milli-GPU share inside 1-999, no negative runtime estimate, a
  * deadline after the epoch (the engine's 0 means none). Capacity checks (unknown model, gang larger
  * than the pool) are the engine's.
  */
 public final class JobRequestMapper {
+    /**
+     * Reason code of a request whose constraint names a value this scheduler does not know. Decided here,
+     * before the engine (like SCHEDULER_ERROR), so it is no engine ReasonCode and no snapshot holds it.
+     */
+    public static final String UNKNOWN_VALUE = "UNKNOWN_VALUE";
     /** Job ids travel as record keys, file names and label values: keep them plain. */
     static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:@/-]{0,199}");
 
@@ -53,6 +60,25 @@ public final class JobRequestMapper {
         if (r.getDeadline() != null && r.getDeadline().toEpochMilli() <= 0) {
             return "deadline " + r.getDeadline() + " is not after 1970-01-01T00:00:00Z (null: no deadline)";
         }
+        return null;
+    }
+
+    /**
+     * Why a constraint names a value this scheduler does not know, or null. A client with a newer
+     * schema may send an enum symbol the scheduler's schema lacks; Avro reads it as the enum's default,
+     * UNKNOWN, and placing the job without that constraint would break it silently: such a job is
+     * rejected (UNKNOWN_VALUE), as is UNKNOWN itself and a priority class that is not one of ours.
+     */
+    public static String unknownValue(final JobRequest r) {
+        if (r.getNetwork() == NetworkRequirement.UNKNOWN) {
+            return unknownSymbol("network", NetworkRequirement.values());
+        }
+        if (r.getTopology() == TopologyScope.UNKNOWN) {
+            return unknownSymbol("topology", TopologyScope.values());
+        }
+        if (r.getTopologyMode() == TopologyMode.UNKNOWN) {
+            return unknownSymbol("topologyMode", TopologyMode.values());
+        }
         if (r.getPriorityClass() != null) {
             try {
                 PriorityClass.parse(r.getPriorityClass());
@@ -61,6 +87,17 @@ public final class JobRequestMapper {
             }
         }
         return null;
+    }
+
+    private static String unknownSymbol(final String field, final Enum<?>[] symbols) {
+        final StringBuilder known = new StringBuilder();
+        for (final Enum<?> s : symbols) {
+            if (!s.name().equals("UNKNOWN")) {
+                known.append(known.length() == 0 ? "" : ", ").append(s.name());
+            }
+        }
+        return field + " is a value this scheduler does not know (UNKNOWN, or a symbol of a newer schema, which Avro"
+                + " reads as UNKNOWN); the job is not placed without that constraint: use one of " + known;
     }
 
     public static JobSpec toSpec(final String jobId, final JobRequest r) {

@@ -201,12 +201,13 @@ public final class JournalApplier {
             book.put(jobId, new JobRecord(cause.getPartition(), cause.getOffset(), c.getCommandId(),
                     submit.getRequest()));
         }
-        final String invalid = JobRequestMapper.invalid(submit.getRequest());
+        final String unknown = JobRequestMapper.unknownValue(submit.getRequest());
+        final String invalid = unknown != null ? unknown : JobRequestMapper.invalid(submit.getRequest());
         if (invalid != null) {
             if (!reapplying) {
                 retention.ended(pool, engine, jobId, cause); // its id is taken: it finished at once
             }
-            return rejected(pool, jobId, "INVALID_REQUEST", invalid, cause);
+            return rejected(pool, jobId, unknown != null ? JobRequestMapper.UNKNOWN_VALUE : "INVALID_REQUEST", invalid, cause);
         }
         final EngineOutput out = engine.apply(new EngineInput.SubmitJob(entry.getTimestamp().toEpochMilli(),
                 JobRequestMapper.toSpec(jobId, submit.getRequest())));

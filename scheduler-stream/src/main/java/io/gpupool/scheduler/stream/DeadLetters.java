@@ -1,5 +1,6 @@
 package io.gpupool.scheduler.stream;
 
+import io.gpupool.serde.RecordDecodeException;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -23,7 +24,18 @@ public final class DeadLetters {
     }
 
     static Record<Object, Object> of(final Record<byte[], byte[]> in, final RecordMetadata where, final Throwable error) {
-        return of(in, where, error.getClass().getName(), String.valueOf(error.getMessage()));
+        return of(in, where, error.getClass().getName(), message(error, where));
+    }
+
+    /**
+     * The error's message; a decode error names the record's partition and offset, which its
+     * deserializer, called with the topic only, could not know (it said {@code topic-?@?}).
+     */
+    static String message(final Throwable error, final RecordMetadata where) {
+        if (error instanceof RecordDecodeException e && where != null && e.partition() < 0) {
+            return e.at(where.partition(), where.offset()).getMessage();
+        }
+        return String.valueOf(error.getMessage());
     }
 
     static Record<Object, Object> of(final Record<byte[], byte[]> in, final RecordMetadata where,

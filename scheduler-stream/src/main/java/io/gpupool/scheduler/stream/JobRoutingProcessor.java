@@ -85,7 +85,7 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
             if (e.retriable()) {
                 throw e;
             }
-            deadLetter(record, where, e.getClass().getName(), e.getMessage());
+            deadLetter(record, where, e.getClass().getName(), DeadLetters.message(e, where));
         }
     }
 

@@ -3,6 +3,8 @@ package io.gpupool.scheduler.stream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -17,6 +19,15 @@ import org.apache.kafka.streams.StreamsConfig;
  */
 public final class StreamsSettings {
     public static final String PRODUCTION_PROFILE = "/io/gpupool/scheduler/stream/production.properties";
+    /**
+     * Compression of everything the scheduler writes (decisions, node commands, the DLQ, the journal,
+     * its changelogs). gzip because every common client reads it: the Java client and librdkafka
+     * (Python, Go, .NET) read every codec, but kafkajs has only gzip built in (lz4, snappy and zstd need
+     * native plugins), and a sink or dashboard in Node must be able to read decisions and node commands.
+     */
+    public static final String DEFAULT_COMPRESSION = "gzip";
+    /** The codecs Kafka producers know. */
+    public static final List<String> CODECS = List.of("none", "gzip", "snappy", "lz4", "zstd");
 
     private StreamsSettings() {
     }
@@ -45,7 +56,7 @@ public final class StreamsSettings {
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 8L * 1024 * 1024);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024);
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), "lz4");
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), DEFAULT_COMPRESSION);
         // snapshot chunks are 512 KB; leave room for headers
         p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), 2 * 1024 * 1024);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 2000);
@@ -61,6 +72,18 @@ public final class StreamsSettings {
         // Kafka 5 turns it on; the topology has no global store, so this changes nothing but the WARN every
         // Streams client printed at start ("Processing exception handler is not enabled for the GlobalThread")
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
+        return p;
+    }
+
+    /** The settings that make the scheduler's producers write with this codec (one of {@link #CODECS}). */
+    public static Properties compression(final String codec) {
+        final String c = codec.trim().toLowerCase(Locale.ROOT);
+        if (!CODECS.contains(c)) {
+            throw new IllegalArgumentException("unknown compression '" + codec + "'; use one of " + String.join(", ", CODECS)
+                    + " (only none and gzip are read by every common client: kafkajs has no lz4, snappy or zstd)");
+        }
+        final Properties p = new Properties();
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), c);
         return p;
     }
 

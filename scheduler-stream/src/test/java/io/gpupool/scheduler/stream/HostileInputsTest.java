@@ -185,6 +185,38 @@ class HostileInputsTest {
     }
 
     @Test
+    void aConstraintValueTheSchedulerDoesNotKnowIsRejectedNotDropped() {
+        // what a newer client's enum symbol becomes in this scheduler's reader schema: the enum default, UNKNOWN
+        h.jobs.pipeInput("net", Fixtures.submit("net", Fixtures.request("p1", 1, 1)
+                .setNetwork(io.gpupool.avro.NetworkRequirement.UNKNOWN).build()), now);
+        h.jobs.pipeInput("topo", Fixtures.submit("topo", Fixtures.request("p1", 1, 1)
+                .setTopology(io.gpupool.avro.TopologyScope.UNKNOWN).build()), now);
+        h.jobs.pipeInput("class", Fixtures.submit("class", Fixtures.request("p1", 1, 1)
+                .setPriorityClass("platinum").build()), now);
+        final List<PlacementDecision> out = h.decisions();
+        assertThat(out).extracting(d -> d.getJobId() + ":" + d.getOutcome() + ":" + d.getReasonCode())
+                .containsExactly("net:REJECTED:UNKNOWN_VALUE", "topo:REJECTED:UNKNOWN_VALUE", "class:REJECTED:UNKNOWN_VALUE");
+        assertThat(out.get(0).getMessage()).contains("network").contains("ANY, INFINIBAND, ROCE");
+        assertThat(out.get(2).getMessage()).contains("platinum");
+    }
+
+    @Test
+    void anUndecodableJobRecordIsDeadLetteredNamingItsTopicPartitionAndOffset() {
+        h.rawJobs.pipeInput("job".getBytes(StandardCharsets.UTF_8), "{\"jobId\": \"plain json\"}".getBytes(StandardCharsets.UTF_8), now);
+        h.rawJobs.pipeInput("job".getBytes(StandardCharsets.UTF_8), new byte[] {0, 0, 0, 0, 1, 7}, now);
+        final var dead = h.dlq.readRecordsToList();
+        assertThat(dead).hasSize(2);
+        for (int i = 0; i < 2; i++) {
+            final String message = DeadLetters.header(dead.get(i).headers(), DeadLetters.ERROR_MESSAGE);
+            // the position headers and the message agree: the record the user wrote, not "?@?"
+            assertThat(message).contains(h.topics.jobs() + "-" + DeadLetters.header(dead.get(i).headers(), DeadLetters.PARTITION)
+                    + "@" + DeadLetters.header(dead.get(i).headers(), DeadLetters.OFFSET)).doesNotContain("?");
+        }
+        assertThat(DeadLetters.header(dead.get(0).headers(), DeadLetters.ERROR_MESSAGE))
+                .contains(h.topics.jobs() + "-0@").contains("WRONG_MAGIC_BYTE");
+    }
+
+    @Test
     void aCancelNamingAMalformedIdIsDeadLetteredNotDropped() {
         h.jobs.pipeInput("bad id with spaces", Fixtures.cancel("bad id with spaces"), now);
         final var dead = h.dlq.readRecordsToList();
