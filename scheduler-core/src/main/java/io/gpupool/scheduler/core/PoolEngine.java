@@ -323,4 +323,14 @@ public final class PoolEngine {
     public List<JobView> queuedJobs() {
         return views.queuedJobs();
     }
+
+    /** Jobs that hold resources (placed or running), in submission order. */
+    public List<JobView> runningJobs() {
+        return views.runningJobs();
+    }
+
+    /** The finished jobs kept for queries ({@code finished-jobs-retained}), oldest first. */
+    public List<JobView> finishedJobs() {
+        return views.finishedJobs();
+    }
 }
