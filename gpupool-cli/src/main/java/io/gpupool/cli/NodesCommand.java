@@ -9,6 +9,7 @@ import io.gpupool.cli.view.Table;
 import io.gpupool.scheduler.query.QueryClient;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,8 @@ import picocli.CommandLine.Option;
 @Command(name = "nodes", mixinStandardHelpOptions = true,
         description = "Lists nodes: GPUs free / allocated / busy / unhealthy (with the reason), leaf, fabric, jobs.")
 public final class NodesCommand implements Callable<Integer>, Screen {
+    /** Jobs named per node in a table (a node of shares can hold dozens); -o wide names them all. */
+    private static final int JOBS_SHOWN = 2;
 
     @Mixin
     SchedulerEndpointOption endpoint;
@@ -50,7 +53,10 @@ public final class NodesCommand implements Callable<Integer>, Screen {
         final Table t = new Table().column("NODE").column("POOL").column("LEAF").wideColumn("SPINE").column("FABRIC")
                 .column("MODEL").column("GPUS").column("FREE").column("ALLOC").column("BUSY").column("UNHEALTHY")
                 .wideColumn("CPU_FREE").wideColumn("MEM_FREE").wideColumn("TELEMETRY").column("JOBS").column("REASON");
-        for (final JsonNode n : nodes) {
+        final List<JsonNode> sorted = new ArrayList<>();
+        nodes.forEach(sorted::add);
+        sorted.sort(Comparator.comparing((JsonNode n) -> n.path("pool").asText()).thenComparing(n -> n.path("nodeId").asText()));
+        for (final JsonNode n : sorted) {
             final JsonNode c = n.path("gpuCounts");
             final List<String> jobs = new ArrayList<>();
             n.path("jobs").forEach(j -> jobs.add(j.asText()));
@@ -60,13 +66,24 @@ public final class NodesCommand implements Callable<Integer>, Screen {
                     c.path("unhealthy").asText(), n.path("cpuMilliFree").asLong() / 1000 + " cpu",
                     n.path("memoryMibFree").asLong() / 1024 + " GiB",
                     JobCells.relative(JobCells.time(n, "lastTelemetryMs"), time),
-                    jobs.isEmpty() ? "-" : String.join(",", jobs), why(n));
+                    jobs(jobs, wide), why(n));
         }
         if (t.isEmpty()) {
             out.println("no nodes" + (pool == null ? "" : " in pool " + pool) + " (no inventory received yet?)");
             return;
         }
         t.print(out, wide);
+    }
+
+    /** The node's jobs: all of them when wide, else the first {@value #JOBS_SHOWN} and how many more. */
+    private static String jobs(final List<String> jobs, final boolean wide) {
+        if (jobs.isEmpty()) {
+            return "-";
+        }
+        if (wide || jobs.size() <= JOBS_SHOWN) {
+            return String.join(",", jobs);
+        }
+        return String.join(",", jobs.subList(0, JOBS_SHOWN)) + " +" + (jobs.size() - JOBS_SHOWN);
     }
 
     /** Why capacity is missing: unhealthy GPUs and fabric ports that are down or flapping; "-" when none. */

@@ -53,8 +53,11 @@ public final class JobCells {
         return s != null ? s : time(job, "placedMs");
     }
 
-    /** How long the job waited, ran or has run: queued since submit, running since start, finished start to end. */
+    /** How long the job has run (running: since its start) or ran (finished: start to end); "-" while queued. */
     public static String elapsed(final JsonNode job, final HumanTime time) {
+        if ("queued".equals(job.path("state").asText())) {
+            return "-"; // a requeued job keeps its last placement's times: not what it runs now
+        }
         final Long start = started(job);
         final Long end = time(job, "endedMs");
         if (start == null) {
