@@ -20,8 +20,11 @@ import picocli.CommandLine;
             // the order `gpupool --help` lists them in: run, use, operate, analyse
             UpCommand.class,
             SubmitCommand.class,
+            JobsCommand.class,
             QueueCommand.class,
             ExplainCommand.class,
+            NodesCommand.class,
+            PoolCommand.class,
             CancelCommand.class,
             LogsCommand.class,
             CollectorCommand.class,

@@ -36,9 +36,13 @@ public enum ExitCodes {
         return meaning;
     }
 
-    /** What a failed query to the scheduler's HTTP API means: 404 no such job, no connection or 503 no answer. */
+    /**
+     * What a failed query to the scheduler's HTTP API means: 400 a value it refuses (a filter the user typed),
+     * 404 no such job, no connection or 503 no answer.
+     */
     public static ExitCodes forQuery(final int httpStatus) {
         return switch (httpStatus) {
+            case 400 -> USAGE;
             case 404 -> NOT_FOUND;
             case -1, 503 -> NO_ANSWER;
             default -> ERROR;

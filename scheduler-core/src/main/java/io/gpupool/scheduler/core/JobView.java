@@ -9,12 +9,13 @@ import java.util.List;
  * @param staleEvents   job events of earlier placements that arrived late (they changed nothing)
  * @param refusedEvents job events refused for naming a placement or node never commanded for the job
  * @param lastRefusal   why the last refused event was refused ("" when none was)
+ * @param startedMs     when a sink reported the current placement running (0 when it has not)
  */
 public record JobView(String jobId, String tenant, PriorityClass priorityClass, int priority, JobState state,
                       List<PlacementPart> placement, long submittedMs, long placedMs, int evictions,
                       String preemptedBy, Decision lastDecision, Reason currentReason,
                       long runtimeEstimateMs, String placementId, int staleEvents, int refusedEvents,
-                      String lastRefusal) {
+                      String lastRefusal, long startedMs) {
     public JobView {
         placement = List.copyOf(placement);
     }

@@ -346,4 +346,14 @@ public final class PoolEngine {
     public PoolUsage usage(final int maxIdleRows) {
         return UsageView.of(st, cfg, maxIdleRows);
     }
+
+    /** Jobs that hold resources (placed or running), in submission order. */
+    public List<JobView> runningJobs() {
+        return views.runningJobs();
+    }
+
+    /** The finished jobs kept for queries ({@code finished-jobs-retained}), oldest first. */
+    public List<JobView> finishedJobs() {
+        return views.finishedJobs();
+    }
 }

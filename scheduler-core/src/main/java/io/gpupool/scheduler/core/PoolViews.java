@@ -117,7 +117,14 @@ final class PoolViews {
         }
         return new NodeView(n.id(), st.leaves.name(n.leafIndex), st.spines.name(n.spineIndex),
                 st.models.name(n.modelIndex), gpus, n.cpuFree, n.memFree, n.freeWhole, n.linkOk(), n.badPorts,
-                jobs, n.lastTelemetryMs);
+                jobs, n.lastTelemetryMs, fabric(n));
+    }
+
+    private static String fabric(final NodeState n) {
+        if (n.infiniband && n.roce) {
+            return "infiniband+roce";
+        }
+        return n.infiniband ? "infiniband" : n.roce ? "roce" : "none";
     }
 
     Optional<JobView> job(final String jobId) {
@@ -140,6 +147,26 @@ final class PoolViews {
         return out;
     }
 
+    /** Jobs that hold resources (placed or running), in submission order. */
+    List<JobView> runningJobs() {
+        final List<JobView> out = new ArrayList<>();
+        for (final Job j : st.activeJobs.values()) {
+            if (j.state.holdsResources()) {
+                out.add(view(j));
+            }
+        }
+        return out;
+    }
+
+    /** The finished jobs the engine still keeps ({@code finished-jobs-retained}), oldest first. */
+    List<JobView> finishedJobs() {
+        final List<JobView> out = new ArrayList<>(st.finishedJobs.size());
+        for (final Job j : st.finishedJobs.values()) {
+            out.add(view(j));
+        }
+        return out;
+    }
+
     private JobView view(final Job j) {
         Reason r = j.currentReason;
         if (j.state == JobState.QUEUED) {
@@ -148,6 +175,6 @@ final class PoolViews {
         return new JobView(j.id(), j.spec.tenant(), j.spec.priorityClass(), j.spec.priority(), j.state, j.placement,
                 j.submitMs, j.placedAtMs, j.evictions, j.preemptedBy, j.lastDecision, r,
                 st.estimator.estimate(j.spec, cfg.defaultRuntimeMs()), j.placementId, j.staleEvents, j.refusedEvents,
-                j.lastRefusal);
+                j.lastRefusal, j.startedAtMs);
     }
 }

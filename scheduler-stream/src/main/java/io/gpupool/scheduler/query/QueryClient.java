@@ -11,7 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
-/** What {@code gpupool queue} and {@code gpupool explain} use to ask a scheduler. */
+/** What {@code gpupool queue}, {@code jobs}, {@code nodes}, {@code pool} and {@code explain} use to ask a scheduler. */
 public final class QueryClient {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final String base;
@@ -40,8 +40,39 @@ public final class QueryClient {
         return get("/jobs?state=queued");
     }
 
+    /**
+     * Jobs in the given states ({@code queued}, {@code running}, {@code finished}, {@code all}; comma-separated),
+     * optionally of one pool, tenant or with a part on one node (null: any).
+     */
+    public JsonNode jobs(final String states, final String pool, final String tenant, final String node) {
+        final StringBuilder q = new StringBuilder("/jobs?state=").append(encode(states));
+        if (pool != null) {
+            q.append("&pool=").append(encode(pool));
+        }
+        if (tenant != null) {
+            q.append("&tenant=").append(encode(tenant));
+        }
+        if (node != null) {
+            q.append("&node=").append(encode(node));
+        }
+        return get(q.toString());
+    }
+
+    /** Every node (of one pool, when {@code pool} is not null). */
+    public JsonNode nodes(final String pool) {
+        return get(pool == null ? "/nodes" : "/nodes?pool=" + encode(pool));
+    }
+
+    public JsonNode pool(final String pool) {
+        return get("/pools/" + encode(pool));
+    }
+
     public JsonNode job(final String jobId) {
-        return get("/jobs/" + URLEncoder.encode(jobId, StandardCharsets.UTF_8).replace("+", "%20"));
+        return get("/jobs/" + encode(jobId));
+    }
+
+    private static String encode(final String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     public JsonNode pools() {

@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.scheduler.core.JobView;
+import io.gpupool.scheduler.core.NodeView;
 import io.gpupool.scheduler.stream.DecisionHistory;
 import io.gpupool.scheduler.stream.PoolEngines;
 import io.gpupool.scheduler.stream.PoolView;
@@ -35,8 +36,8 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * Interactive queries over HTTP (JSON): GET /pools, /pools/{pool}, /nodes/{id}, /jobs/{id},
- * /jobs?state=queued, plus /metrics (Prometheus) and /health. A pool lives on the instance that owns
+ * Interactive queries over HTTP (JSON): GET /pools, /pools/{pool}, /nodes, /nodes/{id}, /jobs/{id},
+ * /jobs?state=queued|running|finished|all (with pool, tenant, node filters; {@link JobFilter}), plus /metrics (Prometheus) and /health. A pool lives on the instance that owns
  * its journal partition (queryMetadataForKey); a request for a pool another instance owns is
  * forwarded there. Nodes and jobs are looked for locally first, then on every other instance.
  * {@code ?local=true} answers from this instance only (what forwarded requests use). Answers come from the
@@ -115,15 +116,17 @@ public final class QueryServer implements AutoCloseable {
                 pools(ex, local);
             } else if (parts.length == 2 && parts[0].equals("pools")) {
                 pool(ex, decode(parts[1]), local);
+            } else if (parts.length == 1 && parts[0].equals("nodes")) {
+                nodes(ex, q.get("pool"), local);
             } else if (parts.length == 2 && parts[0].equals("nodes")) {
                 node(ex, decode(parts[1]), local);
             } else if (parts.length == 2 && parts[0].equals("jobs")) {
                 job(ex, decode(parts[1]), local);
             } else if (parts.length == 1 && parts[0].equals("jobs")) {
-                jobs(ex, q.get("state"), local);
+                jobs(ex, q, local);
             } else {
                 send(ex, 404, error("no such resource " + path
-                        + "; try /pools, /pools/{pool}, /nodes/{id}, /jobs/{id}, /jobs?state=queued, /metrics"));
+                        + "; try /pools, /pools/{pool}, /nodes, /nodes/{id}, /jobs/{id}, /jobs?state=queued|running|finished|all, /metrics"));
             }
         } catch (RuntimeException e) {
             send(ex, 500, error(e.getClass().getSimpleName() + ": " + e.getMessage()));
@@ -208,28 +211,69 @@ public final class QueryServer implements AutoCloseable {
         fanOutOrNotFound(ex, local, "/jobs/" + encode(jobId), "no job " + jobId);
     }
 
-    private void jobs(final HttpExchange ex, final String state, final boolean local) throws IOException {
-        if (!"queued".equals(state)) {
-            send(ex, 400, error("use /jobs?state=queued (the queue); one job: /jobs/{id}"));
+    private void jobs(final HttpExchange ex, final Map<String, String> q, final boolean local) throws IOException {
+        final JobFilter filter;
+        try {
+            filter = JobFilter.of(q);
+        } catch (JobFilter.BadFilter e) {
+            send(ex, 400, error(e.getMessage()));
             return;
         }
         final List<Object> all = new ArrayList<>();
         askEveryPool();
         for (final PoolEngines.Handle h : engines.all()) {
             final Optional<PoolView> view = h.views().current();
-            for (final JobView j : view.map(PoolView::queuedJobs).orElse(List.of())) {
-                all.add(Views.job(view.get(), j, List.of(), h.journalOffset()));
+            if (view.isEmpty() || !filter.wantsPool(h.pool())) {
+                continue;
             }
-        }
-        if (!local) {
-            for (final String other : others()) {
-                final Forwarder.Answer a = forwarder.get(other, "/jobs?state=queued");
-                if (a.status() == 200) {
-                    all.addAll(JSON.readValue(a.body(), new TypeReference<List<Object>>() { }));
+            final List<JobView> jobs = new ArrayList<>();
+            if (filter.states().contains(JobFilter.Group.RUNNING)) {
+                jobs.addAll(view.get().runningJobs());
+            }
+            if (filter.states().contains(JobFilter.Group.QUEUED)) {
+                jobs.addAll(view.get().queuedJobs()); // explains each: only when asked for
+            }
+            if (filter.states().contains(JobFilter.Group.FINISHED)) {
+                jobs.addAll(view.get().finishedJobs());
+            }
+            for (final JobView j : jobs) {
+                if (filter.wants(j)) {
+                    all.add(Views.job(view.get(), j, List.of(), h.journalOffset()));
                 }
             }
         }
+        collectFromOthers(local, "/jobs?" + filter.toQuery(), all);
         send(ex, 200, JSON.writeValueAsString(all));
+    }
+
+    private void nodes(final HttpExchange ex, final String pool, final boolean local) throws IOException {
+        final List<Object> all = new ArrayList<>();
+        askEveryPool();
+        for (final PoolEngines.Handle h : engines.all()) {
+            final Optional<PoolView> view = h.views().current();
+            if (view.isEmpty() || (pool != null && !pool.equals(h.pool()))) {
+                continue;
+            }
+            for (final NodeView n : view.get().nodes()) {
+                all.add(Views.node(view.get(), n, h.journalOffset()));
+            }
+        }
+        collectFromOthers(local, pool == null ? "/nodes" : "/nodes?pool=" + encode(pool), all);
+        send(ex, 200, JSON.writeValueAsString(all));
+    }
+
+    /** Adds the other instances' local answers (JSON lists) to {@code all}, unless this is a forwarded request. */
+    private void collectFromOthers(final boolean local, final String pathAndQuery, final List<Object> all)
+            throws IOException {
+        if (local) {
+            return;
+        }
+        for (final String other : others()) {
+            final Forwarder.Answer a = forwarder.get(other, pathAndQuery);
+            if (a.status() == 200) {
+                all.addAll(JSON.readValue(a.body(), new TypeReference<List<Object>>() { }));
+            }
+        }
     }
 
     /**

@@ -5,6 +5,7 @@ import io.gpupool.avro.GpuAssignment;
 import io.gpupool.avro.NodeAssignment;
 import io.gpupool.avro.PlacementDecision;
 import io.gpupool.scheduler.core.Decision;
+import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.GpuView;
 import io.gpupool.scheduler.core.JobView;
 import io.gpupool.scheduler.core.ModelCapacity;
@@ -14,6 +15,8 @@ import io.gpupool.scheduler.core.PlacementPart;
 import io.gpupool.scheduler.core.PoolCapacity;
 import io.gpupool.scheduler.core.QueueDepth;
 import io.gpupool.scheduler.core.Reason;
+import io.gpupool.scheduler.core.Reservation;
+import io.gpupool.scheduler.core.TenantConfig;
 import io.gpupool.scheduler.journal.DecisionWording;
 import io.gpupool.scheduler.stream.PoolView;
 import java.util.ArrayList;
@@ -21,6 +24,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The engine's read-only views as JSON-ready maps (stable field order, lower-case enum values). Every answer
@@ -74,9 +79,52 @@ final class Views {
         queue.put("byTenant", q.byTenant());
         m.put("queue", queue);
         m.put("fragmentation", cap.fragmentation());
+        final Map<String, Object> use = new LinkedHashMap<>();
+        use.put("allocatedPct", percent(allocated, allocatable));
+        use.put("busyPct", percent(busy, allocatable));
+        m.put("utilisation", use);
+        m.put("tenants", tenants(view, q));
         m.put("journalOffset", view.journalOffset());
         m.put("view", freshness(view, placerOffset));
         return m;
+    }
+
+    /**
+     * Each tenant that holds GPUs, waits, or has a quota: GPUs held (shares count as their fraction), jobs running
+     * and queued, and its quota (guaranteed GPUs, weight, max GPUs; null max when unlimited). Sorted by tenant.
+     */
+    private static List<Object> tenants(final PoolView view, final QueueDepth q) {
+        final EngineConfig cfg = view.config();
+        final TreeMap<String, double[]> held = new TreeMap<>(); // tenant -> {gpus held, jobs running}
+        for (final JobView j : view.runningJobs()) {
+            final double[] h = held.computeIfAbsent(j.tenant(), k -> new double[2]);
+            for (final PlacementPart part : j.placement()) {
+                h[0] += part.gpus().size() * part.gpuMilli() / 1000.0;
+            }
+            h[1]++;
+        }
+        final TreeSet<String> names = new TreeSet<>(held.keySet());
+        names.addAll(q.byTenant().keySet());
+        names.addAll(cfg.tenants().keySet());
+        final List<Object> out = new ArrayList<>();
+        for (final String t : names) {
+            final TenantConfig quota = cfg.tenant(t);
+            final double[] h = held.getOrDefault(t, new double[2]);
+            final Map<String, Object> m = new LinkedHashMap<>();
+            m.put("tenant", t);
+            m.put("allocatedGpus", h[0]);
+            m.put("runningJobs", (long) h[1]);
+            m.put("queuedJobs", q.byTenant().getOrDefault(t, 0));
+            m.put("guaranteedGpus", quota.guaranteedGpus());
+            m.put("weight", quota.weight());
+            m.put("maxGpus", quota.maxGpus() == Integer.MAX_VALUE ? null : quota.maxGpus());
+            out.add(m);
+        }
+        return out;
+    }
+
+    private static double percent(final long part, final long whole) {
+        return whole == 0 ? 0 : Math.round(1000.0 * part / whole) / 10.0;
     }
 
     /**
@@ -99,6 +147,7 @@ final class Views {
         m.put("leaf", n.leaf());
         m.put("spine", n.spine());
         m.put("model", n.model());
+        m.put("fabric", n.fabric());
         m.put("freeGpus", n.freeGpus());
         m.put("cpuMilliFree", n.cpuMilliFree());
         m.put("memoryMibFree", n.memoryMibFree());
@@ -119,7 +168,42 @@ final class Views {
             gpus.add(x);
         }
         m.put("gpus", gpus);
+        m.put("gpuCounts", gpuCounts(n, view.config().busyUtilisationPct()));
         m.put("view", freshness(view, placerOffset));
+        return m;
+    }
+
+    /**
+     * The node's GPUs counted the way the pool counts them: free (healthy, nothing on it), allocated (something
+     * on it, also a share), busy (allocated and at or above the busy utilisation), unhealthy (with why, per GPU).
+     */
+    private static Map<String, Object> gpuCounts(final NodeView n, final int busyPct) {
+        int free = 0;
+        int allocated = 0;
+        int busy = 0;
+        int unhealthy = 0;
+        final List<String> why = new ArrayList<>();
+        for (final GpuView g : n.gpus()) {
+            if (!g.healthy()) {
+                unhealthy++;
+                why.add("GPU " + g.index() + ": " + g.health());
+            }
+            if (g.usedMilli() > 0) {
+                allocated++;
+                if (g.utilisationPct() >= busyPct) {
+                    busy++;
+                }
+            } else if (g.healthy()) {
+                free++;
+            }
+        }
+        final Map<String, Object> m = new LinkedHashMap<>();
+        m.put("total", n.gpus().size());
+        m.put("free", free);
+        m.put("allocated", allocated);
+        m.put("busy", busy);
+        m.put("unhealthy", unhealthy);
+        m.put("unhealthyReasons", why);
         return m;
     }
 
@@ -143,6 +227,11 @@ final class Views {
         m.put("placement", placement);
         m.put("submittedMs", j.submittedMs());
         m.put("placedMs", j.placedMs());
+        m.put("startedMs", j.startedMs() > 0 ? j.startedMs() : null);
+        m.put("endedMs", j.state().finished() && j.lastDecision() != null ? j.lastDecision().timestampMs() : null);
+        m.put("expectedStartMs", view.reservation().filter(r -> r.jobId().equals(j.jobId()))
+                .map(Reservation::startAtMs).orElse(null));
+        m.put("expectedEndMs", expectedEnd(j));
         m.put("evictions", j.evictions());
         m.put("placementId", j.placementId().isEmpty() ? null : j.placementId());
         m.put("lateEvents", j.staleEvents());
@@ -159,6 +248,15 @@ final class Views {
         m.put("history", h);
         m.put("view", freshness(view, placerOffset));
         return m;
+    }
+
+    /** When a job holding resources should end by its runtime estimate (null when unknown or never). */
+    private static Long expectedEnd(final JobView j) {
+        if (!j.state().holdsResources() || j.runtimeEstimateMs() <= 0) {
+            return null;
+        }
+        final long from = j.startedMs() > 0 ? j.startedMs() : j.placedMs();
+        return j.runtimeEstimateMs() > Long.MAX_VALUE - from ? null : from + j.runtimeEstimateMs();
     }
 
     /** A job the engine no longer holds (forgotten after it finished) but whose decisions are stored. */

@@ -8,6 +8,7 @@ import io.gpupool.scheduler.core.PoolCapacity;
 import io.gpupool.scheduler.core.PoolEngine;
 import io.gpupool.scheduler.core.PoolUsage;
 import io.gpupool.scheduler.core.QueueDepth;
+import io.gpupool.scheduler.core.Reservation;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -137,6 +138,31 @@ public final class PoolView {
             }
             return frozen.queued;
         });
+    }
+
+    /** Jobs holding resources (placed or running), in submission order. */
+    public List<JobView> runningJobs() {
+        return read(PoolEngine::runningJobs);
+    }
+
+    /** Finished jobs the engine still keeps, oldest first. */
+    public List<JobView> finishedJobs() {
+        return read(PoolEngine::finishedJobs);
+    }
+
+    /** Every node, in pool order. */
+    public List<NodeView> nodes() {
+        return read(PoolEngine::nodes);
+    }
+
+    /** The head-of-queue reservation: the job it is for and when it is to start (stream time). */
+    public Optional<Reservation> reservation() {
+        return read(PoolEngine::reservation);
+    }
+
+    /** The settings the pool runs with (tenant quotas, what counts as busy). */
+    public EngineConfig config() {
+        return read(PoolEngine::config);
     }
 
     public int nodeCount() {
