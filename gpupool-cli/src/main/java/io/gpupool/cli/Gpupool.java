@@ -9,15 +9,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine;
 
 /**
- * The one {@code gpupool} command. Each subcommand lives in its own class and is listed here.
+ * The one {@code gpupool} command. Each subcommand lives in its own class and is listed in {@link #SUBCOMMANDS}.
  */
 @Command(
         name = "gpupool",
         mixinStandardHelpOptions = true,
         versionProvider = GpupoolVersion.class,
-        description = "A GPU-pool scheduler built as an event-streaming pipeline on Apache Kafka.",
-        subcommands = {
-            // the order `gpupool --help` lists them in: run, use, operate, analyse
+        description = "A GPU-pool scheduler built as an event-streaming pipeline on Apache Kafka.")
+public final class Gpupool implements Runnable {
+    /** The subcommands, in the order `gpupool --help` lists them: run, use, operate, analyse. */
+    private static final List<Class<?>> SUBCOMMANDS = List.of(
             UpCommand.class,
             SubmitCommand.class,
             JobsCommand.class,
@@ -36,9 +37,7 @@ import picocli.CommandLine;
             ExportCommand.class,
             SimulateCommand.class,
             BenchCommand.class,
-            CommandLine.HelpCommand.class,
-        })
-public final class Gpupool implements Runnable {
+            CommandLine.HelpCommand.class);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -59,7 +58,12 @@ public final class Gpupool implements Runnable {
 
     /** The command line with configuration layers (flags, then GPUPOOL_* environment, then --config file). */
     public static CommandLine commandLine(final String[] args, final Map<String, String> environment) {
-        final CommandLine cli = CliSetup.configure(new CommandLine(new Gpupool()), args, environment);
+        final CommandLine cli = new CommandLine(new Gpupool());
+        final Class<?> named = args.length == 0 ? null : subcommandNamed(args[0]);
+        for (final Class<?> c : named == null ? SUBCOMMANDS : List.<Class<?>>of(named)) {
+            cli.addSubcommand(c);
+        }
+        CliSetup.configure(cli, args, environment);
         // One table for every command; the commands whose answer is more than ok/failed show it too.
         cli.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes (every command):%n")
                 .exitCodeList(ExitCodes.helpList());
@@ -71,5 +75,22 @@ public final class Gpupool implements Runnable {
         }
         EngineSettingsHelp.addTo(cli);
         return cli;
+    }
+
+    /**
+     * The subcommand the first argument names, so that only its command model is built: picocli builds a
+     * command's model by reflection, and for all of them that is most of a short command's start-up (the
+     * bench commands alone have dozens of options). Null for help, an option or a name no command has: then
+     * every subcommand is there, for the list and for picocli's "did you mean".
+     */
+    private static Class<?> subcommandNamed(final String arg) {
+        for (final Class<?> c : SUBCOMMANDS) {
+            final Command command = c.getAnnotation(Command.class);
+            if (c != CommandLine.HelpCommand.class && command != null
+                    && (command.name().equals(arg) || List.of(command.aliases()).contains(arg))) {
+                return c;
+            }
+        }
+        return null;
     }
 }

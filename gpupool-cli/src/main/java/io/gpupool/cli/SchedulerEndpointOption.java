@@ -1,8 +1,8 @@
 package io.gpupool.cli;
 
 import io.gpupool.cli.config.DataDirOption;
+import io.gpupool.cli.config.ExitCodes;
 import io.gpupool.scheduler.query.QueryEndpoint;
-import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -20,7 +20,7 @@ public final class SchedulerEndpointOption {
         if (url != null && !url.isBlank()) {
             return url.trim();
         }
-        return QueryEndpoint.find(dataDir.path()).orElseThrow(() -> new CommandLine.PicocliException(
+        return QueryEndpoint.find(dataDir.path()).orElseThrow(() -> ExitCodes.NO_ANSWER.failure(
                 "no scheduler runs for the local stack in " + dataDir.path() + ": start one with `gpupool up` or "
                         + "`gpupool scheduler --data-dir " + dataDir.path() + "`, or pass --scheduler-url URL"));
     }

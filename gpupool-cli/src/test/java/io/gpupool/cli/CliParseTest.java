@@ -85,6 +85,26 @@ class CliParseTest {
     }
 
     @Test
+    void aNamedCommandGetsOnlyItsOwnModelAndTheRestGetAll() {
+        // building every command's model was most of a short command's start-up
+        assertThat(Gpupool.commandLine(new String[] {"jobs", "-o", "json"}, java.util.Map.of()).getSubcommands())
+                .containsOnlyKeys("jobs");
+        assertThat(Gpupool.commandLine(new String[] {"--help"}, java.util.Map.of()).getSubcommands())
+                .containsKeys("up", "jobs", "bench", "help").hasSizeGreaterThan(15);
+        assertThat(Gpupool.commandLine(new String[] {"topic"}, java.util.Map.of()).getSubcommands()).containsKey("topics");
+        final CliRun help = CliRun.of("help", "jobs");
+        assertThat(help.exitCode()).isZero();
+        assertThat(help.out()).contains("Usage: gpupool jobs");
+    }
+
+    @Test
+    void aReadViewWithoutARunningSchedulerSaysHowToStartOneWithTheNoAnswerCode(@TempDir final Path dir) {
+        final CliRun run = CliRun.of("jobs", "--data-dir", dir.toString());
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.NO_ANSWER.code());
+        assertThat(run.err()).contains("no scheduler runs for the local stack").contains("gpupool up");
+    }
+
+    @Test
     void aBadDurationExplainsTheFormat() {
         final CliRun run = CliRun.of("up", "--duration", "5 minutes");
         assertThat(run.exitCode()).isEqualTo(64);

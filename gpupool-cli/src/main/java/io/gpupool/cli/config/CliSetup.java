@@ -30,6 +30,10 @@ public final class CliSetup {
     private static int reportFailure(final Exception ex, final CommandLine commandLine, final CommandLine.ParseResult parseResult) {
         final PrintWriter err = commandLine.getErr();
         err.println(commandLine.getColorScheme().errorText("gpupool " + commandLine.getCommandName() + ": " + ex.getMessage()));
+        if (ex instanceof ExitCodes.Failure f) {
+            err.flush();
+            return f.code().code();
+        }
         if (System.getenv("GPUPOOL_DEBUG") != null) {
             ex.printStackTrace(err);
         } else {

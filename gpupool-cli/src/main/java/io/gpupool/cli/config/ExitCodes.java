@@ -49,6 +49,26 @@ public enum ExitCodes {
         };
     }
 
+    /** A failure that is the user's to fix, ending the command with this code and the message only. */
+    public RuntimeException failure(final String message) {
+        return new Failure(this, message);
+    }
+
+    /** See {@link #failure}. */
+    public static final class Failure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient ExitCodes code;
+
+        Failure(final ExitCodes code, final String message) {
+            super(message);
+            this.code = code;
+        }
+
+        public ExitCodes code() {
+            return code;
+        }
+    }
+
     /** The table as picocli's exit code list: code to meaning, in order. */
     public static Map<String, String> helpList() {
         final Map<String, String> list = new LinkedHashMap<>();
