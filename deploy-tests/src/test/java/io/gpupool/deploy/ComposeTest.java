@@ -25,7 +25,7 @@ import picocli.CommandLine;
 /** docker-compose.yml is valid and agrees with the CLI, the topic catalog, prometheus.yml and Grafana's provisioning. */
 final class ComposeTest {
     private static ComposeFile compose;
-    private static final CommandLine CLI = new CommandLine(new Gpupool());
+    private static final CommandLine CLI = Gpupool.commandLine();
 
     @BeforeAll
     static void load() throws Exception {
