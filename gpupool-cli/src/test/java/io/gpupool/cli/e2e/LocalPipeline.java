@@ -9,18 +9,13 @@ import io.gpupool.cli.up.ServiceGroup;
 import io.gpupool.cli.up.TopicsService;
 import io.gpupool.cli.up.UpContext;
 import io.gpupool.cli.up.UpService;
-import io.gpupool.localstack.LocalStackSettings;
-import io.gpupool.localstack.StackDescriptor;
-import io.gpupool.localstack.broker.BrokerSettings;
 import io.gpupool.localstack.testing.TestStack;
-import io.gpupool.topics.Topic;
 import io.gpupool.topics.TopicCatalog;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -51,10 +46,7 @@ final class LocalPipeline implements AutoCloseable {
     static LocalPipeline start(final TestStack stack, final Path dir, final String name, final String... pipelineFlags)
             throws Exception {
         final String prefix = stack.uniqueName(name);
-        final Map<String, String> names = new HashMap<>();
-        for (final Topic t : Topic.values()) {
-            names.put(TopicCatalog.PREFIX + t.id() + ".name", prefix + "." + t.id());
-        }
+        final Map<String, String> names = OnStackPipeline.topicNames(prefix);
         final Path configFile = dir.resolve("gpupool.properties");
         final Properties p = new Properties();
         p.putAll(names);
@@ -64,9 +56,7 @@ final class LocalPipeline implements AutoCloseable {
         final PipelineOptions options = new PipelineOptions();
         new CommandLine(options).parseArgs(pipelineFlags);
         final Path dataDir = dir.resolve("stack");
-        final UpContext context = new UpContext(new LocalStackSettings(BrokerSettings.defaults(dataDir), 0), names,
-                new PrintWriter(new StringWriter(), true));
-        context.stackStarted(new StackDescriptor(dataDir, stack.bootstrapServers(), stack.registryUrl(), -1, -1));
+        final UpContext context = OnStackPipeline.context(stack, dataDir, names);
         final List<UpService> services = new ArrayList<>(List.of(new TopicsService(), new SchedulerService()));
         final LocalPipeline pipeline = new LocalPipeline(stack, TopicCatalog.defaults().withOverrides(names), configFile,
                 dataDir);
