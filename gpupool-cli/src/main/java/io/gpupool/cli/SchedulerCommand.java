@@ -100,6 +100,12 @@ public final class SchedulerCommand implements Callable<Integer> {
                     + " snappy, lz4 or zstd. Default gzip, which kafkajs, librdkafka and Java all read (kafkajs has no lz4).")
     String compression = "";
 
+    @Option(names = "--tenant-topics", description = "Also read every tenant's job topic (<jobs topic>.<tenant>, e.g."
+            + " gpupool.jobs.team-a): a job written to one is that tenant's, one naming another tenant is REJECTED"
+            + " (WRONG_TENANT) and a cancel of another tenant's job is refused. With ACLs that let each tenant write only"
+            + " its topic, no tenant can pass for another (DESIGN.md, \"Tenants\").")
+    boolean tenantTopics;
+
     @Option(names = "--duration", converter = DurationConverter.class, description = "Stop after this long (e.g. 30s).")
     Duration duration;
 
@@ -127,7 +133,7 @@ public final class SchedulerCommand implements Callable<Integer> {
             o = new SchedulerOptions(applicationId, cluster.bootstrapServers(), registry, clients,
                     profile.equals("production"), state, httpHost, httpPort, engine, snapshotEvery,
                     tickInterval.toMillis(), TopicCatalog.defaults().withOverrides(ConfigLayers.of(spec).fileEntries()), maxClockAhead.toMillis(),
-                    new Membership(instanceId, sessionTimeout, standbyReplicas));
+                    new Membership(instanceId, sessionTimeout, standbyReplicas)).withTenantTopics(tenantTopics);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -13,6 +13,8 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import io.gpupool.localstack.secure.StackSecurity;
+import java.util.Optional;
 import picocli.CommandLine;
 
 /** {@code gpupool submit}: one job request to gpupool.jobs, checked against its pool; prints the job id, and with --wait the decision. */
@@ -66,7 +68,16 @@ public final class SubmitCommand implements Callable<Integer> {
         final SubmitCheck.Result checked;
         final WaitFor waitFor;
         try {
-            final JobSubmission submission = JobSubmission.build(file, jobId, job, System.getProperty("user.name", "default"));
+            // a tenant's credentials make that tenant the default, and send to its own job topic
+            final Optional<String> tenant = stack.credentialTenant();
+            final JobSubmission submission = JobSubmission.build(file, jobId, job,
+                    tenant.orElseGet(() -> System.getProperty("user.name", "default")));
+            if (!noCheck && tenant.isPresent() && !tenant.get().equals(submission.request().getTenant())) {
+                throw new IllegalArgumentException("the --command-config credentials are tenant " + tenant.get() + "'s ("
+                        + StackSecurity.TENANT_SETTING + "): the scheduler rejects a job of tenant "
+                        + submission.request().getTenant() + " from them (WRONG_TENANT); drop --tenant, or use that tenant's"
+                        + " credentials (--no-check sends it anyway)");
+            }
             waitFor = wait.waitFor();
             checked = SubmitCheck.run(submission, stack, spec, !noCheck);
             if (checked.refusal() != null) {

@@ -7,9 +7,12 @@ import io.gpupool.cli.config.ConfigLayers;
 import io.gpupool.cli.config.DurationConverter;
 import io.gpupool.localstack.topics.TopicSetup;
 import io.gpupool.localstack.topics.TopicStatus;
+import io.gpupool.topics.TenantJobTopics;
 import io.gpupool.topics.TopicCatalog;
+import io.gpupool.topics.TopicSpec;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -52,6 +55,11 @@ public final class TopicsCommand implements Callable<Integer> {
             description = "Replication factor of every topic. Default: the broker's default.replication.factor.")
     Short replicationFactor;
 
+    @Option(names = "--tenants", paramLabel = "TENANT", split = ",",
+            description = "Also the job topics of these tenants (<jobs topic>.<tenant>), made as the jobs topic is; a scheduler"
+                    + " run with --tenant-topics reads them.")
+    List<String> tenants = new ArrayList<>();
+
     @Option(names = "--timeout", paramLabel = "TIME", defaultValue = "30s", converter = DurationConverter.class,
             description = "How long to wait for each cluster answer (default ${DEFAULT-VALUE}).")
     Duration timeout;
@@ -66,6 +74,14 @@ public final class TopicsCommand implements Callable<Integer> {
                     "--verify changes nothing, --alter-configs changes configs: give one of them");
         }
         final TopicCatalog catalog = TopicCatalog.defaults().withOverrides(overrides());
+        final List<TopicSpec> specs = new ArrayList<>(catalog.all());
+        for (final String tenant : tenants) {
+            try {
+                specs.add(TenantJobTopics.spec(catalog, tenant));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--tenants: " + e.getMessage());
+            }
+        }
         final PrintWriter out = spec.commandLine().getOut();
         final List<TopicStatus> statuses;
         final Properties client = cluster.clientProperties();
@@ -75,7 +91,7 @@ public final class TopicsCommand implements Callable<Integer> {
         final Admin admin = Admin.create(client);
         try {
             final TopicSetup setup = new TopicSetup(admin, timeout);
-            statuses = verify ? setup.verify(catalog.all()) : setup.apply(catalog.all(), alterConfigs);
+            statuses = verify ? setup.verify(specs) : setup.apply(specs, alterConfigs);
         } finally {
             admin.close(Duration.ofSeconds(5));
         }

@@ -20,12 +20,16 @@ import io.gpupool.localstack.broker.BrokerSettings;
 import io.gpupool.localstack.secure.StackPrincipal;
 import io.gpupool.localstack.secure.StackSecurity;
 import io.gpupool.scheduler.stream.SchedulerOptions;
+import io.gpupool.topics.TenantJobTopics;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Properties;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -80,6 +84,12 @@ public final class UpCommand implements Callable<Integer> {
                     + " made at the first start in <data-dir>/secure/, with one --command-config file per principal.")
     boolean secure;
 
+    @Option(names = "--tenants", paramLabel = "TENANT", split = ",",
+            description = "Tenants with a job topic of their own (gpupool.jobs.<tenant>): a job written there is that tenant's,"
+                    + " and one naming another tenant is REJECTED. With --secure each gets a user that may write only its"
+                    + " topic, and a client file <data-dir>/secure/tenant-<tenant>.properties. Tenants of earlier runs stay.")
+    List<String> tenants = new ArrayList<>();
+
     @Mixin
     PipelineOptions pipeline;
 
@@ -88,7 +98,13 @@ public final class UpCommand implements Callable<Integer> {
 
     /** The services in start order: the stack, topics and scheduler (unless --no-scheduler), then the fleet, sink, workload and progress. */
     static List<UpService> services(final PipelineOptions pipeline, final boolean secure, final PrintWriter err) {
-        final List<UpService> all = new ArrayList<>(List.of(new StackService(), new TopicsService()));
+        return services(pipeline, secure, List.of(), err);
+    }
+
+    /** @param tenants whose job topics up makes (the scheduler reads every tenant's topic there is) */
+    static List<UpService> services(final PipelineOptions pipeline, final boolean secure, final Collection<String> tenants,
+                                    final PrintWriter err) {
+        final List<UpService> all = new ArrayList<>(List.of(new StackService(), new TopicsService(tenants)));
         if (secure) {
             all.add(new SecureService(SchedulerOptions.DEFAULT_APPLICATION_ID));
         }
@@ -107,10 +123,19 @@ public final class UpCommand implements Callable<Integer> {
         if (pipeline.problem() != null) {
             throw new CommandLine.ParameterException(spec.commandLine(), pipeline.problem());
         }
+        for (final String tenant : tenants) {
+            final String invalid = TenantJobTopics.invalidTenant(tenant);
+            if (invalid != null) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--tenants: " + invalid);
+            }
+        }
         final PrintWriter out = spec.commandLine().getOut();
         BrokerSettings broker = BrokerSettings.defaults(dataDir.path()).withPort(port).withHeap(brokerHeap);
+        final SortedSet<String> allTenants = new TreeSet<>(tenants);
         if (secure) {
-            broker = broker.withSecurity(StackSecurity.ensure(broker.dataDir()));
+            final StackSecurity security = StackSecurity.ensure(broker.dataDir(), tenants);
+            broker = broker.withSecurity(security);
+            allTenants.addAll(security.tenants());
         }
         final LocalStackSettings settings = new LocalStackSettings(broker, registryPort);
         final UpContext context = new UpContext(settings, ConfigLayers.of(spec).fileEntries(), out,
@@ -119,7 +144,7 @@ public final class UpCommand implements Callable<Integer> {
         out.printf("gpupool up: data directory %s%n", dataDir.path());
         out.flush();
         final long began = System.nanoTime();
-        final ServiceGroup group = new ServiceGroup(services(pipeline, secure, spec.commandLine().getErr()));
+        final ServiceGroup group = new ServiceGroup(services(pipeline, secure, allTenants, spec.commandLine().getErr()));
         final CountDownLatch stopRequested = new CountDownLatch(1);
         final CountDownLatch stopped = new CountDownLatch(1);
         final Thread main = Thread.currentThread();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.gpupool.cli.config.ClusterOptions;
+import io.gpupool.cli.config.ExitCodes;
 import io.gpupool.cli.up.SchedulerService;
 import io.gpupool.cli.up.SecureService;
 import io.gpupool.cli.up.ServiceGroup;
@@ -27,6 +28,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import io.gpupool.topics.DeadLetters;
+import java.time.Duration;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -50,6 +59,7 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SecureStackTest {
     private static final String APP = "gpupool-scheduler-secure-test";
+    private static final List<String> TENANTS = List.of("team-a", "team-b");
 
     @TempDir
     static Path dir;
@@ -62,10 +72,11 @@ class SecureStackTest {
     @BeforeAll
     void startTheSecuredStack() throws Exception {
         dataDir = dir.resolve("stack");
-        security = StackSecurity.ensure(dataDir);
+        security = StackSecurity.ensure(dataDir, TENANTS);
         context = new UpContext(new LocalStackSettings(BrokerSettings.defaults(dataDir).withSecurity(security), 0), Map.of(),
                 new PrintWriter(new StringWriter(), true));
-        group = new ServiceGroup(List.of(new StackService(), new TopicsService(), new SecureService(APP), new SchedulerService(APP)));
+        group = new ServiceGroup(List.of(new StackService(), new TopicsService(TENANTS), new SecureService(APP),
+                new SchedulerService(APP)));
         group.start(context);
     }
 
@@ -119,6 +130,53 @@ class SecureStackTest {
     }
 
     @Test
+    void aTenantsCredentialsSubmitToItsOwnTopicAsThatTenant() throws Exception {
+        final CliRun submit = CliRun.of("submit", "--data-dir", dataDir.toString(), "--command-config", tenantFile("team-a"),
+                "--job-id", "ta-1", "--gpus", "1", "--wait", "--timeout", "120s");
+        assertThat(submit.exitCode()).as(submit.out() + submit.err()).isZero();
+        assertThat(submit.out()).contains("decision=QUEUED");
+        final CliRun jobs = CliRun.of("jobs", "--data-dir", dataDir.toString(), "--state", "queued", "--tenant", "team-a",
+                "-o", "json");
+        assertThat(jobs.out()).contains("\"ta-1\"");
+    }
+
+    @Test
+    void aTenantWritesNoOtherTenantsTopicNorTheSharedOneNorJobEvents() {
+        final byte[] bytes = "x".getBytes(StandardCharsets.UTF_8);
+        for (final String topic : List.of("gpupool.jobs.team-b", "gpupool.jobs", "gpupool.job-events")) {
+            assertThatThrownBy(() -> send(tenantClient("team-a"), topic, bytes)).as(topic)
+                    .hasCauseInstanceOf(TopicAuthorizationException.class);
+        }
+    }
+
+    @Test
+    void aJobNamingAnotherTenantIsRejectedAndACancelOfAnothersJobIsRefusedAndTheAuditAgrees() throws Exception {
+        // --no-check: past submit's own check, so that it is the scheduler that refuses
+        final CliRun spoof = CliRun.of("submit", "--data-dir", dataDir.toString(), "--command-config", tenantFile("team-a"),
+                "--job-id", "spoof-1", "--tenant", "team-b", "--gpus", "1", "--no-check", "--wait", "--timeout", "120s");
+        assertThat(spoof.out() + spoof.err()).contains("WRONG_TENANT").contains("gpupool.jobs.team-a");
+        assertThat(spoof.exitCode()).isNotZero();
+        final CliRun refusedHere = CliRun.of("submit", "--data-dir", dataDir.toString(), "--command-config",
+                tenantFile("team-a"), "--tenant", "team-b", "--gpus", "1");
+        assertThat(refusedHere.exitCode()).isEqualTo(ExitCodes.USAGE.code());
+        assertThat(refusedHere.err()).contains("tenant team-a's");
+
+        final CliRun owned = CliRun.of("submit", "--data-dir", dataDir.toString(), "--command-config", tenantFile("team-b"),
+                "--job-id", "tb-1", "--gpus", "1", "--wait", "--timeout", "120s");
+        assertThat(owned.exitCode()).as(owned.out() + owned.err()).isZero();
+        final CliRun cancel = CliRun.of("cancel", "tb-1", "--data-dir", dataDir.toString(), "--command-config",
+                tenantFile("team-a"));
+        assertThat(cancel.exitCode()).as(cancel.out() + cancel.err()).isZero();
+        assertThat(awaitDeadLetter("RefusedJobCommand", "job tb-1 is tenant team-b's")).isTrue();
+        final CliRun still = CliRun.of("jobs", "--data-dir", dataDir.toString(), "--state", "queued", "-o", "json");
+        assertThat(still.out()).contains("\"tb-1\"");
+
+        final CliRun audit = CliRun.of("audit", "--data-dir", dataDir.toString(), "--command-config",
+                clientFile(StackPrincipal.AUDITOR).toString(), "--application-id", APP);
+        assertThat(audit.exitCode()).as(audit.out() + audit.err()).isZero();
+    }
+
+    @Test
     void theReadOnlyRegistryUserCannotChangeCompatibility() {
         final SchemaRegistryClient auditor = registry(StackPrincipal.AUDITOR);
         assertThat(auditor.latest("gpupool.jobs-value").schema()).isNotNull();
@@ -130,8 +188,48 @@ class SecureStackTest {
                 .isEqualTo(CompatibilityLevel.BACKWARD);
     }
 
+    private String tenantFile(final String tenant) {
+        final Path file = security.tenantClientFile(tenant);
+        assertThat(file).isRegularFile();
+        return file.toString();
+    }
+
+    private Properties tenantClient(final String tenant) {
+        return ClusterOptions.commandConfig(Path.of(tenantFile(tenant)));
+    }
+
+    /** Whether a dead letter of this error class whose message contains {@code text} reaches the DLQ within a minute. */
+    private boolean awaitDeadLetter(final String errorClass, final String text) {
+        final Properties p = security.clientConfig(StackPrincipal.ADMIN);
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, context.bootstrapServers());
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        try (KafkaConsumer<byte[], byte[]> dlq = new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            final List<TopicPartition> parts = dlq.partitionsFor("gpupool.dlq").stream()
+                    .map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+            dlq.assign(parts);
+            dlq.seekToBeginning(parts);
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (System.nanoTime() < deadline) {
+                for (final ConsumerRecord<byte[], byte[]> r : dlq.poll(Duration.ofMillis(500))) {
+                    if (errorClass.equals(header(r, DeadLetters.ERROR_CLASS)) && header(r, DeadLetters.ERROR_MESSAGE).contains(text)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+    }
+
+    private static String header(final ConsumerRecord<byte[], byte[]> r, final String name) {
+        final Header h = r.headers().lastHeader(name);
+        return h == null ? "" : new String(h.value(), StandardCharsets.UTF_8);
+    }
+
     private void send(final StackPrincipal principal, final String topic, final byte[] value) throws Exception {
-        final Properties p = ClusterOptions.commandConfig(clientFile(principal));
+        send(ClusterOptions.commandConfig(clientFile(principal)), topic, value);
+    }
+
+    private void send(final Properties p, final String topic, final byte[] value) throws Exception {
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, context.bootstrapServers());
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 60_000);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {

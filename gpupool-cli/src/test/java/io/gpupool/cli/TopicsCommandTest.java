@@ -67,6 +67,24 @@ class TopicsCommandTest {
     }
 
     @Test
+    void makesTenantsJobTopicsAsTheJobsTopicIs(final TestStack stack) throws Exception {
+        final Path config = renamingConfig(stack, "gpupool.topic.jobs.partitions=4\n");
+        final String jobs = TopicCatalog.defaults().withOverrides(load(config)).name(Topic.JOBS);
+
+        final CliRun create = CliRun.of("topics", "--bootstrap-server", stack.bootstrapServers(), "--config", config.toString(),
+                "--tenants", "team-a,team-b");
+        assertThat(create.exitCode()).as(create.err()).isZero();
+        assertThat(create.out()).contains(jobs + ".team-a").contains("11 topics match the catalog");
+        try (Admin admin = Admin.create(stack.adminConfig())) {
+            assertThat(admin.describeTopics(List.of(jobs + ".team-b")).allTopicNames().get(30, TimeUnit.SECONDS)
+                    .get(jobs + ".team-b").partitions()).hasSize(4);
+        }
+        final CliRun bad = CliRun.of("topics", "--bootstrap-server", stack.bootstrapServers(), "--tenants", "Team.A");
+        assertThat(bad.exitCode()).isEqualTo(ExitCodes.USAGE.code());
+        assertThat(bad.err()).contains("--tenants: tenant 'Team.A' cannot have a job topic").contains("lower-case");
+    }
+
+    @Test
     void findsTheLocalStackThroughItsDataDirAndReadsClientSettings(final TestStack stack) throws Exception {
         final Path config = renamingConfig(stack, "");
         final Path client = dir.resolve("client.properties");

@@ -48,6 +48,9 @@ final class StackRegistry implements AutoCloseable {
             for (final StackPrincipal p : StackPrincipal.values()) {
                 builder.basicAuth(p.user(), s.password(p), p == StackPrincipal.ADMIN ? RegistryRole.ADMIN : RegistryRole.READ);
             }
+            for (final String tenant : s.tenants()) {
+                builder.basicAuth(StackSecurity.tenantUser(tenant), s.tenantPassword(tenant), RegistryRole.READ);
+            }
         });
         final SchemaRegistryServer server = builder.start();
         try {

@@ -112,7 +112,7 @@ public final class JobSubmission {
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
         try (DecisionWatch watch = wait != null ? new DecisionWatch(client, registry, stack.topic(spec, Topic.DECISIONS)) : null;
-             JobCommandProducer producer = new JobCommandProducer(client, registry, stack.topic(spec, Topic.JOBS))) {
+             JobCommandProducer producer = new JobCommandProducer(client, registry, stack.jobsTopic(spec))) {
             producer.sendAndWait(command);
             out.println(command.getJobId());
             out.flush();

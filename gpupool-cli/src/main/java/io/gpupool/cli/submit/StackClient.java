@@ -3,6 +3,8 @@ package io.gpupool.cli.submit;
 import io.gpupool.cli.config.ClusterOptions;
 import io.gpupool.cli.config.ConfigLayers;
 import io.gpupool.localstack.StackDescriptor;
+import io.gpupool.localstack.secure.StackSecurity;
+import io.gpupool.topics.TenantJobTopics;
 import io.gpupool.topics.Topic;
 import io.gpupool.topics.TopicCatalog;
 import io.gpupool.scheduler.query.QueryClient;
@@ -57,6 +59,18 @@ public final class StackClient {
         return cluster.dataDir().running().flatMap(StackDescriptor::registryUrl).orElseThrow(() ->
                 new CommandLine.PicocliException("no schema registry: pass --registry-url URL, or start a local stack "
                         + "with `gpupool up --data-dir " + cluster.dataDir().path() + "`"));
+    }
+
+    /** The tenant whose credentials {@code --command-config} holds ({@code gpupool.tenant}, see StackSecurity), if any. */
+    public Optional<String> credentialTenant() {
+        final String tenant = client().getProperty(StackSecurity.TENANT_SETTING, "").trim();
+        return tenant.isEmpty() ? Optional.empty() : Optional.of(tenant);
+    }
+
+    /** Where job commands go: a tenant's credentials write its own job topic ({@code <jobs>.<tenant>}), others the shared one. */
+    String jobsTopic(final CommandLine.Model.CommandSpec spec) {
+        final String jobs = topic(spec, Topic.JOBS);
+        return credentialTenant().map(t -> TenantJobTopics.topic(jobs, t)).orElse(jobs);
     }
 
     String topic(final CommandLine.Model.CommandSpec spec, final Topic topic) {

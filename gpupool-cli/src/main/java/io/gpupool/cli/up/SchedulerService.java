@@ -42,7 +42,9 @@ public final class SchedulerService implements UpService {
                 context.registryUrl().orElseThrow(() -> new IllegalStateException("the scheduler needs the schema registry")),
                 context.clientProperties(StackPrincipal.SCHEDULER), false, dataDir.resolve("scheduler-state"), "127.0.0.1", 0, Map.of(),
                 SchedulerOptions.DEFAULT_SNAPSHOT_EVERY, SchedulerOptions.DEFAULT_TICK_INTERVAL_MS,
-                TopicCatalog.defaults().withOverrides(context.config()));
+                TopicCatalog.defaults().withOverrides(context.config()))
+                // every tenant's job topic (up --tenants, and those of earlier runs): none is left unread
+                .withTenantTopics(true);
         final SchedulerApp app = SchedulerApp.start(o);
         try {
             awaitRunning(app, context);

@@ -3,6 +3,9 @@ package io.gpupool.cli.up;
 import io.gpupool.localstack.secure.StackAcls;
 import io.gpupool.localstack.secure.StackPrincipal;
 import io.gpupool.localstack.secure.StackSecurity;
+import io.gpupool.localstack.secure.TenantAccess;
+import io.gpupool.topics.TenantJobTopics;
+import io.gpupool.topics.Topic;
 import io.gpupool.topics.TopicCatalog;
 import org.apache.kafka.clients.admin.Admin;
 
@@ -30,6 +33,7 @@ public final class SecureService implements UpService {
         final TopicCatalog catalog = TopicCatalog.defaults().withOverrides(context.config());
         try (Admin admin = Admin.create(context.clientProperties(StackPrincipal.ADMIN))) {
             StackAcls.apply(admin, catalog, schedulerApplicationId);
+            TenantAccess.apply(admin, catalog, security);
         }
         security.writeClientFiles();
         context.out().printf("  security   SASL_SSL (SCRAM-SHA-512 over TLS), ACLs per principal; registry over HTTPS with"
@@ -37,6 +41,10 @@ public final class SecureService implements UpService {
         context.out().printf("             client settings per principal (--command-config FILE):%n");
         for (final StackPrincipal p : StackPrincipal.values()) {
             context.out().printf("               %-10s %s%n", p.user(), security.clientFile(p));
+        }
+        for (final String tenant : security.tenants()) {
+            context.out().printf("               %-10s %s  (writes %s only)%n", StackSecurity.tenantUser(tenant),
+                    security.tenantClientFile(tenant), TenantJobTopics.topic(catalog.name(Topic.JOBS), tenant));
         }
         context.out().flush();
         return () -> { };

@@ -6,8 +6,12 @@ import io.gpupool.localstack.topics.TopicSetup;
 import io.gpupool.registry.RegistryClientConfig;
 import io.gpupool.registry.SchemaRegistryClient;
 import io.gpupool.localstack.topics.TopicStatus;
+import io.gpupool.topics.TenantJobTopics;
 import io.gpupool.topics.TopicCatalog;
+import io.gpupool.topics.TopicSpec;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.List;
@@ -16,10 +20,20 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 
 /**
- * Creates every topic of the catalog on the local broker and registers their value schemas; a topic that
- * differs from its spec stops {@code up}.
+ * Creates every topic of the catalog on the local broker, and the job topic of each tenant of {@code up --tenants},
+ * and registers their value schemas; a topic that differs from its spec stops {@code up}.
  */
 public final class TopicsService implements UpService {
+    private final List<String> tenants;
+
+    public TopicsService() {
+        this(List.of());
+    }
+
+    /** @param tenants whose job topics ({@code gpupool.jobs.<tenant>}) are made besides the catalog's */
+    public TopicsService(final Collection<String> tenants) {
+        this.tenants = List.copyOf(tenants);
+    }
 
     @Override
     public String name() {
@@ -32,7 +46,11 @@ public final class TopicsService implements UpService {
         final Properties admin = context.clientProperties(StackPrincipal.ADMIN);
         final List<TopicStatus> statuses;
         try (Admin client = Admin.create(admin)) {
-            statuses = new TopicSetup(client, Duration.ofSeconds(30)).apply(catalog.all(), false);
+            final List<TopicSpec> specs = new ArrayList<>(catalog.all());
+            for (final String tenant : tenants) {
+                specs.add(TenantJobTopics.spec(catalog, tenant));
+            }
+            statuses = new TopicSetup(client, Duration.ofSeconds(30)).apply(specs, false);
         }
         final List<TopicStatus> bad = statuses.stream().filter(s -> !s.ok()).collect(Collectors.toList());
         if (!bad.isEmpty()) {
@@ -48,7 +66,7 @@ public final class TopicsService implements UpService {
             final Map<String, Object> config = new HashMap<>(context.clientMap(StackPrincipal.ADMIN));
             config.put(RegistryClientConfig.URL, url);
             context.out().printf("  schemas    %d value schemas registered%n", SchemaSetup.registerValueSchemas(
-                    new SchemaRegistryClient(RegistryClientConfig.fromMap(config)), catalog).size());
+                    new SchemaRegistryClient(RegistryClientConfig.fromMap(config)), catalog, tenants).size());
         });
         context.out().flush();
         return () -> { };

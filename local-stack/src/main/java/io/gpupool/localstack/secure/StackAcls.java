@@ -26,7 +26,9 @@ import org.apache.kafka.common.resource.ResourceType;
  *   collector  writes inventory, telemetry.gpu, telemetry.link
  *   submitter  writes jobs; reads decisions (submit --wait)
  *   auditor    reads every gpupool topic and the groups' committed positions, writes and joins nothing
+ *   tenant-T   writes its own job topic gpupool.jobs.T; reads decisions ({@link TenantAccess})
  * </pre>
+ * The scheduler and the auditor read every tenant's job topic (prefix {@code gpupool.jobs.}).
  * Creating them again is harmless, so every secured start applies them (a renamed topic gets its ACLs).
  */
 public final class StackAcls {
@@ -45,6 +47,11 @@ public final class StackAcls {
             allow(acls, StackPrincipal.SCHEDULER, ResourceType.TOPIC, topics.name(t), PatternType.LITERAL, AclOperation.READ,
                     AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS);
             allow(acls, StackPrincipal.AUDITOR, ResourceType.TOPIC, topics.name(t), PatternType.LITERAL, AclOperation.READ,
+                    AclOperation.DESCRIBE);
+        }
+        // every tenant's job topic (<jobs>.<tenant>), those added later included: reading takes no tenant's place
+        for (final StackPrincipal reader : List.of(StackPrincipal.SCHEDULER, StackPrincipal.AUDITOR)) {
+            allow(acls, reader, ResourceType.TOPIC, topics.name(Topic.JOBS) + ".", PatternType.PREFIXED, AclOperation.READ,
                     AclOperation.DESCRIBE);
         }
         // the journal and its snapshots topic (<journal>.snapshots, which the scheduler creates)

@@ -10,12 +10,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import io.gpupool.topics.TenantJobTopics;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -33,13 +39,21 @@ public final class StackSecurity {
     private static final String STORE_KEY = "store.password";
     private static final String ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
 
+    /** Key prefix of a tenant's password in the secrets file: {@code tenant.<name>.password}. */
+    private static final String TENANT_KEY = "tenant.";
+    private static final String PASSWORD_KEY = ".password";
+
     private final Path dir;
     private final Map<StackPrincipal, String> passwords;
+    /** Every tenant ever given a user here, by name: a tenant keeps its password (and its access) across starts. */
+    private final SortedMap<String, String> tenantPasswords;
     private final StackCertificates certificates;
 
-    private StackSecurity(final Path dir, final Map<StackPrincipal, String> passwords, final StackCertificates certificates) {
+    private StackSecurity(final Path dir, final Map<StackPrincipal, String> passwords,
+                          final SortedMap<String, String> tenantPasswords, final StackCertificates certificates) {
         this.dir = dir;
         this.passwords = passwords;
+        this.tenantPasswords = tenantPasswords;
         this.certificates = certificates;
     }
 
@@ -50,6 +64,14 @@ public final class StackSecurity {
 
     /** The security of this data directory, its secrets and certificates made now when it has none yet. */
     public static StackSecurity ensure(final Path dataDir) {
+        return ensure(dataDir, List.of());
+    }
+
+    /**
+     * As {@link #ensure(Path)}, with a user for each of {@code tenants} besides those made before
+     * ({@code tenant-<name>}: it may write only its tenant's job topic, see {@link StackAcls#tenantBindings}).
+     */
+    public static StackSecurity ensure(final Path dataDir, final Collection<String> tenants) {
         final Path dir = dataDir.resolve(DIR);
         final Path file = dir.resolve(SECRETS);
         final Properties secrets = new Properties();
@@ -61,7 +83,7 @@ public final class StackSecurity {
             }
             boolean added = false;
             final SecureRandom random = new SecureRandom();
-            for (final String key : keys()) {
+            for (final String key : keys(tenants)) {
                 if (secrets.getProperty(key, "").isBlank()) {
                     secrets.setProperty(key, password(random));
                     added = true;
@@ -78,17 +100,50 @@ public final class StackSecurity {
         for (final StackPrincipal p : StackPrincipal.values()) {
             passwords.put(p, secrets.getProperty(p.user() + ".password"));
         }
+        final SortedMap<String, String> tenantPasswords = new TreeMap<>();
+        for (final String key : secrets.stringPropertyNames()) {
+            if (key.startsWith(TENANT_KEY) && key.endsWith(PASSWORD_KEY)) {
+                tenantPasswords.put(key.substring(TENANT_KEY.length(), key.length() - PASSWORD_KEY.length()),
+                        secrets.getProperty(key));
+            }
+        }
         final StackCertificates certificates = StackCertificates.ensure(dir, secrets.getProperty(STORE_KEY));
-        return new StackSecurity(dir, passwords, certificates);
+        return new StackSecurity(dir, passwords, tenantPasswords, certificates);
     }
 
-    private static List<String> keys() {
+    private static List<String> keys(final Collection<String> tenants) {
         final List<String> keys = new ArrayList<>();
         keys.add(STORE_KEY);
         for (final StackPrincipal p : StackPrincipal.values()) {
-            keys.add(p.user() + ".password");
+            keys.add(p.user() + PASSWORD_KEY);
+        }
+        for (final String tenant : tenants) {
+            final String invalid = TenantJobTopics.invalidTenant(tenant);
+            if (invalid != null) {
+                throw new IllegalArgumentException(invalid);
+            }
+            keys.add(TENANT_KEY + tenant + PASSWORD_KEY);
         }
         return keys;
+    }
+
+    /** The broker and registry user of a tenant: {@code tenant-<name>} (no principal's name starts so). */
+    public static String tenantUser(final String tenant) {
+        return "tenant-" + tenant;
+    }
+
+    /** Every tenant with a user here, sorted. */
+    public SortedSet<String> tenants() {
+        return new TreeSet<>(tenantPasswords.keySet());
+    }
+
+    public String tenantPassword(final String tenant) {
+        final String password = tenantPasswords.get(tenant);
+        if (password == null) {
+            throw new IllegalArgumentException("tenant " + tenant + " has no user on this stack: start it with"
+                    + " `gpupool up --secure --tenants " + tenant + "`");
+        }
+        return password;
     }
 
     private static String password(final SecureRandom random) {
@@ -157,10 +212,28 @@ public final class StackSecurity {
      * admin registers schemas; the others look them up ({@code auto.register.schemas=false}).
      */
     public Map<String, String> clientProperties(final StackPrincipal principal) {
+        return clientProperties(principal.user(), password(principal), principal == StackPrincipal.ADMIN);
+    }
+
+    /**
+     * What a tenant's client needs: as a principal's ({@link #clientProperties(StackPrincipal)}) for the user
+     * {@code tenant-<name>}, and {@value #TENANT_SETTING}, by which {@code gpupool submit} and {@code cancel}
+     * write to the tenant's own job topic and take the tenant from the credentials.
+     */
+    public Map<String, String> tenantClientProperties(final String tenant) {
+        final Map<String, String> p = clientProperties(tenantUser(tenant), tenantPassword(tenant), false);
+        p.put(TENANT_SETTING, tenant);
+        return p;
+    }
+
+    /** The client setting naming the tenant whose credentials these are (see {@link #tenantClientProperties}). */
+    public static final String TENANT_SETTING = "gpupool.tenant";
+
+    private Map<String, String> clientProperties(final String user, final String password, final boolean admin) {
         final Map<String, String> p = new LinkedHashMap<>();
         p.put("security.protocol", LISTENER);
         p.put("sasl.mechanism", MECHANISM);
-        p.put("sasl.jaas.config", scramJaas(principal.user(), password(principal)));
+        p.put("sasl.jaas.config", scramJaas(user, password));
         p.put("ssl.truststore.location", certificates.truststore().toString());
         p.put("ssl.truststore.password", certificates.password());
         p.put("ssl.truststore.type", StackCertificates.TYPE);
@@ -168,8 +241,8 @@ public final class StackSecurity {
         p.put("schema.registry.ssl.truststore.password", certificates.password());
         p.put("schema.registry.ssl.truststore.type", StackCertificates.TYPE);
         p.put("basic.auth.credentials.source", "USER_INFO");
-        p.put("basic.auth.user.info", principal.user() + ":" + password(principal));
-        p.put("auto.register.schemas", Boolean.toString(principal == StackPrincipal.ADMIN));
+        p.put("basic.auth.user.info", user + ":" + password);
+        p.put("auto.register.schemas", Boolean.toString(admin));
         return p;
     }
 
@@ -185,16 +258,29 @@ public final class StackSecurity {
         return dir.resolve(principal.user() + ".properties");
     }
 
-    /** One {@code --command-config} file per principal, readable by this OS user only. */
+    /** Where {@link #writeClientFiles()} puts a tenant's file: {@code <data-dir>/secure/tenant-<name>.properties}. */
+    public Path tenantClientFile(final String tenant) {
+        return dir.resolve(tenantUser(tenant) + ".properties");
+    }
+
+    /** One {@code --command-config} file per principal and per tenant, readable by this OS user only. */
     public void writeClientFiles() {
         for (final StackPrincipal p : StackPrincipal.values()) {
-            final Properties props = clientConfig(p);
-            try {
-                writePrivate(clientFile(p), props, "gpupool secured stack: Kafka and registry client settings of the "
-                        + p.user() + " principal, for --command-config");
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot write " + clientFile(p), e);
-            }
+            writeClientFile(clientFile(p), clientProperties(p), p.user() + " principal");
+        }
+        for (final String tenant : tenants()) {
+            writeClientFile(tenantClientFile(tenant), tenantClientProperties(tenant), "tenant " + tenant);
+        }
+    }
+
+    private static void writeClientFile(final Path file, final Map<String, String> settings, final String whose) {
+        final Properties props = new Properties();
+        props.putAll(settings);
+        try {
+            writePrivate(file, props, "gpupool secured stack: Kafka and registry client settings of the " + whose
+                    + ", for --command-config");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
         }
     }
 

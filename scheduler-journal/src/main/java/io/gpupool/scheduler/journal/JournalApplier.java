@@ -23,6 +23,8 @@ import io.gpupool.avro.UtilisationBand;
 import io.gpupool.avro.UtilisationBandChange;
 import io.gpupool.scheduler.core.EngineInput;
 import io.gpupool.scheduler.core.EngineOutput;
+import io.gpupool.scheduler.core.JobEventNote;
+import io.gpupool.scheduler.core.JobView;
 import io.gpupool.scheduler.core.PoolEngine;
 import java.util.Collection;
 import java.util.HashMap;
@@ -33,11 +35,14 @@ import java.util.Map;
  * Applies one journal entry to its pool's engine and returns the wire records it caused. The one
  * place where journal entries become engine inputs, shared by the placer and the offline replay, so
  * that both produce the same bytes. Checks that are about the wire form (malformed job id, a second
- * submit under a used id, zero GPUs) are decided here, from the journal alone.
+ * submit under a used id, zero GPUs, a tenant's topic carrying another tenant's job) are decided here, from
+ * the journal alone.
  */
 public final class JournalApplier {
     /** Tick reason of a node's heartbeat, for humans (the tick's nodeId makes it one; see LegacyJournalFacts). */
     public static final String HEARTBEAT = "heartbeat";
+    /** Reason code of a submit written to one tenant's job topic that names another tenant. */
+    public static final String WRONG_TENANT = "WRONG_TENANT";
 
     private final JobBook book;
     private final JobRetention retention;
@@ -172,9 +177,16 @@ public final class JournalApplier {
         final String jobId = c.getJobId();
         final String badId = JobRequestMapper.badJobId(jobId);
         final String key = entry.getSource() == null ? null : entry.getSource().getKey();
+        final String writer = writingTenant(entry);
         if (c.getCommand() instanceof JobCancel cancel) {
             if (badId != null) {
                 return Applied.NOTHING; // no such job can exist
+            }
+            final String owner = writer == null ? null : engine.job(jobId).map(JobView::tenant).orElse(null);
+            if (owner != null && !owner.equals(writer)) {
+                return new Applied(List.of(), List.of(), null, new JobEventNote(jobId, JobEventNote.Kind.REFUSED,
+                        "cancel refused: job " + jobId + " is tenant " + owner + "'s, and this cancel was written to "
+                                + entry.getSource().getTopic() + ", tenant " + writer + "'s job topic"));
             }
             return map(pool, engine.apply(new EngineInput.CancelJob(entry.getTimestamp().toEpochMilli(), jobId, cancel.getReason())),
                     engine, uuids, cause, null);
@@ -186,6 +198,12 @@ public final class JournalApplier {
         if (key != null && !key.equals(jobId)) {
             return rejected(pool, jobId, "INVALID_REQUEST", "record key '" + key + "' differs from job id '" + jobId
                     + "'", cause);
+        }
+        if (writer != null && !writer.equals(submit.getRequest().getTenant())) {
+            // refused before it takes the id: a tenant cannot hold another's job ids by naming them
+            return rejected(pool, jobId, WRONG_TENANT, "written to " + entry.getSource().getTopic() + ", tenant " + writer
+                    + "'s job topic, but the request names tenant '" + submit.getRequest().getTenant()
+                    + "': a tenant's topic takes only that tenant's jobs (send tenant=" + writer + ")", cause);
         }
         final JobRecord known = reapplying ? book.asOf(jobId, cause.getOffset()) : book.get(jobId);
         if (known != null && !known.sameEntry(cause.getPartition(), cause.getOffset())) {
@@ -212,6 +230,15 @@ public final class JournalApplier {
         final EngineOutput out = engine.apply(new EngineInput.SubmitJob(entry.getTimestamp().toEpochMilli(),
                 JobRequestMapper.toSpec(jobId, submit.getRequest())));
         return map(pool, out, engine, uuids, cause, jobId);
+    }
+
+    /**
+     * The tenant whose job topic the command was written to (stage 1 records it from the topic the record
+     * came from, which the broker's ACLs guard), or null for the shared jobs topic: there the request's tenant
+     * is taken as written, by whoever may write that topic.
+     */
+    private static String writingTenant(final JournalEntry entry) {
+        return entry.getSource() == null ? null : entry.getSource().getTenant();
     }
 
     private EngineInput input(final PoolEngine engine, final GpuUuids uuids, final Object payload,

@@ -5,6 +5,7 @@ import io.gpupool.scheduler.journal.Codecs;
 import io.gpupool.scheduler.journal.SnapshotTopic;
 import io.gpupool.scheduler.journal.TopicNames;
 import io.gpupool.scheduler.query.QueryServer;
+import io.gpupool.scheduler.stream.JobSources;
 import io.gpupool.scheduler.stream.PoolEngines;
 import io.gpupool.scheduler.stream.PoolGauges;
 import io.gpupool.scheduler.stream.SchedulerMetrics;
@@ -37,6 +38,8 @@ import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -50,6 +53,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class SchedulerApp implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerApp.class);
+    /** How soon a tenant job topic made while the scheduler runs is read (the main consumer's metadata age). */
+    static final String TENANT_TOPIC_DISCOVERY_MS = "30000";
 
     private final KafkaStreams streams;
     private final QueryServer http;
@@ -90,6 +95,8 @@ public final class SchedulerApp implements AutoCloseable {
         clients.putAll(o.clientOverrides());
         clients.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, o.bootstrapServers());
         createMissingTopics(o, clients);
+        final JobSources jobSources = o.tenantTopics() ? JobSources.withTenantTopics(jobsByIdPartitions(o, clients))
+                : JobSources.SHARED_ONLY;
 
         final Map<String, Object> serdeConfig = AvroSerdeConfig.forClient(o.clientOverrides(), o.registryUrl());
         final Codecs codecs = new Codecs(AvroSerdeConfig.registry(serdeConfig), AvroSerdeConfig.autoRegister(serdeConfig));
@@ -103,6 +110,10 @@ public final class SchedulerApp implements AutoCloseable {
         if (o.production()) {
             props = StreamsSettings.merge(props, StreamsSettings.productionProfile());
         }
+        if (o.tenantTopics()) {
+            // a new tenant's topic is found by the main consumer's metadata refresh: 30 s instead of Kafka's 5 min
+            props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG), TENANT_TOPIC_DISCOVERY_MS);
+        }
         // membership before the caller's settings, so that a --command-config file can still name its own
         props = StreamsSettings.merge(props, o.membership().settings(o.applicationId(), o.stateDir()));
         props = StreamsSettings.merge(props, o.clientOverrides());
@@ -112,7 +123,7 @@ public final class SchedulerApp implements AutoCloseable {
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, o.httpHost() + ":" + http.port());
         }
         final KafkaStreams streams = new KafkaStreams(SchedulerTopology.build(o.applicationId(), topics, codecs, metrics,
-                engines, configs, o.snapshotEvery(), o.tickIntervalMs(), TelemetryRules.defaults(), o.maxClockAheadMs()), props);
+                engines, configs, o.snapshotEvery(), o.tickIntervalMs(), TelemetryRules.defaults(), o.maxClockAheadMs(), jobSources), props);
         // a failed thread is replaced, but a thread that keeps failing shuts the client down (and /health says so)
         final StreamThreadPolicy threads = StreamThreadPolicy.defaults(meters);
         streams.setUncaughtExceptionHandler(threads);
@@ -146,10 +157,7 @@ public final class SchedulerApp implements AutoCloseable {
 
     /** Creates the catalog topics the scheduler reads or writes that do not exist yet. */
     static void createMissingTopics(final SchedulerOptions o, final Properties clients) {
-        final Properties admin = new Properties();
-        admin.putAll(clients);
-        admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, o.bootstrapServers());
-        try (Admin a = Admin.create(admin)) {
+        try (Admin a = Admin.create(adminConfig(o, clients))) {
             final Set<String> existing = a.listTopics().names().get(60, TimeUnit.SECONDS);
             final List<NewTopic> missing = new ArrayList<>();
             for (final TopicSpec spec : o.catalog().all()) {
@@ -175,6 +183,38 @@ public final class SchedulerApp implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         }
+    }
+
+    /**
+     * How many partitions the repartition by job id has, or would get without tenant topics: its own when it
+     * exists, else as Kafka Streams sizes it from the shared sources (the larger of jobs and job events).
+     */
+    static int jobsByIdPartitions(final SchedulerOptions o, final Properties clients) {
+        final String byId = SchedulerTopology.jobsByIdTopic(o.applicationId());
+        final String jobs = o.catalog().name(Topic.JOBS);
+        final String events = o.catalog().name(Topic.JOB_EVENTS);
+        try (Admin a = Admin.create(adminConfig(o, clients))) {
+            final Set<String> existing = a.listTopics().names().get(60, TimeUnit.SECONDS);
+            final List<String> ask = existing.contains(byId) ? List.of(byId) : List.of(jobs, events);
+            int partitions = 0;
+            for (final TopicDescription d : a.describeTopics(ask).allTopicNames().get(60, TimeUnit.SECONDS).values()) {
+                partitions = Math.max(partitions, d.partitions().size());
+            }
+            return partitions;
+        } catch (final ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot read the partitions of " + jobs + " and " + events + " on "
+                    + o.bootstrapServers() + ": " + e.getMessage(), e);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private static Properties adminConfig(final SchedulerOptions o, final Properties clients) {
+        final Properties admin = new Properties();
+        admin.putAll(clients);
+        admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, o.bootstrapServers());
+        return admin;
     }
 
     public KafkaStreams streams() {

@@ -74,7 +74,7 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
         try {
             if (record.value() == null) {
                 deadLetter(record, where, "IllegalArgumentException", "a job record without a value (tombstone) means nothing");
-            } else if (topic.equals(topics.jobs())) {
+            } else if (topics.carriesJobCommands(topic)) {
                 command(record, where);
             } else if (topic.equals(topics.jobEvents())) {
                 event(record, where);
@@ -121,7 +121,8 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
                 return;
             }
         }
-        journal.append(Journal.entry(pool, record.timestamp(), c, record, where));
+        // the topic, not the payload, says whose job it is where tenants have topics of their own
+        journal.append(Journal.entry(pool, record.timestamp(), c, record, where, topics.tenantOf(where.topic())));
         metrics.journaled("job");
     }
 

@@ -21,6 +21,12 @@ final class Journal {
 
     static Record<Object, Object> entry(final String pool, final long timestampMs, final Object payload,
                                         final Record<byte[], byte[]> cause, final RecordMetadata where) {
+        return entry(pool, timestampMs, payload, cause, where, null);
+    }
+
+    /** @param tenant the tenant whose job topic the record came from ({@link io.gpupool.avro.SourceRef#getTenant}), or null */
+    static Record<Object, Object> entry(final String pool, final long timestampMs, final Object payload,
+                                        final Record<byte[], byte[]> cause, final RecordMetadata where, final String tenant) {
         final SourceRef source = where == null ? null : SourceRef.newBuilder()
                 .setTopic(where.topic())
                 .setPartition(where.partition())
@@ -28,6 +34,7 @@ final class Journal {
                 // the time the record was written with, also when stage 1 clamped it (evidence of a fast clock)
                 .setTimestamp(Instant.ofEpochMilli(writtenAt(cause)))
                 .setKey(cause.key() == null ? null : new String(cause.key(), StandardCharsets.UTF_8))
+                .setTenant(tenant)
                 .build();
         final JournalEntry e = JournalEntry.newBuilder().setPool(pool).setTimestamp(Instant.ofEpochMilli(timestampMs))
                 .setSource(source).setPayload(payload).build();

@@ -381,13 +381,18 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
      */
     private void noted(final JournalEntry entry, final JobEventNote note, final Record<byte[], byte[]> record,
                        final RecordMetadata where) {
-        metrics.jobEventNoted(entry.getPool(), note.kind().name());
+        // a job command is refused before the engine (a cancel of another tenant's job): no job event to count
+        final boolean command = entry.getPayload() instanceof JobCommand;
+        if (!command) {
+            metrics.jobEventNoted(entry.getPool(), note.kind().name());
+        }
         if (note.kind() == JobEventNote.Kind.REFUSED) {
             final String from = entry.getSource() == null ? "" : " (" + entry.getSource().getTopic() + " "
                     + entry.getSource().getPartition() + "@" + entry.getSource().getOffset() + ")";
-            REFUSALS.warn("refused-job-event", "pool {}: job {}: {}{}", entry.getPool(), note.jobId(), note.message(), from);
-            context.forward(DeadLetters.of(record, where, "RefusedJobEvent", note.message() + from), DeadLetters.SINK);
-            metrics.deadLettered(where == null ? "?" : where.topic(), "RefusedJobEvent");
+            final String kind = command ? "RefusedJobCommand" : "RefusedJobEvent";
+            REFUSALS.warn("refused-job-record", "pool {}: job {}: {}{}", entry.getPool(), note.jobId(), note.message(), from);
+            context.forward(DeadLetters.of(record, where, kind, note.message() + from), DeadLetters.SINK);
+            metrics.deadLettered(where == null ? "?" : where.topic(), kind);
         }
     }
 

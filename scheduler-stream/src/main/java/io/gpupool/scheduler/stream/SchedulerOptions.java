@@ -18,11 +18,14 @@ import java.util.Properties;
  * @param maxClockAheadMs  how far ahead of this scheduler's clock an input record's time may be before it is
  *                         journaled at the bound instead (no producer's clock moves the pool's)
  * @param membership       static membership (instance id, session timeout) and standby replicas
+ * @param tenantTopics     also read every tenant's job topic ({@code <jobs>.<tenant>}); a job written to one is
+ *                         that tenant's, and one naming another tenant is rejected (DESIGN.md, "Tenants")
  */
 public record SchedulerOptions(String applicationId, String bootstrapServers, String registryUrl,
                                Properties clientOverrides, boolean production, Path stateDir, String httpHost,
                                int httpPort, Map<String, String> engineSettings, int snapshotEvery, long tickIntervalMs,
-                               TopicCatalog catalog, long maxClockAheadMs, Membership membership) {
+                               TopicCatalog catalog, long maxClockAheadMs, Membership membership,
+                               boolean tenantTopics) {
     public static final String DEFAULT_APPLICATION_ID = "gpupool-scheduler";
     /**
      * Journal entries between engine snapshots. A snapshot stops the placer: with a 4,096-node pool
@@ -47,6 +50,23 @@ public record SchedulerOptions(String applicationId, String bootstrapServers, St
             throw new IllegalArgumentException("the allowed clock skew must not be negative");
         }
         engineSettings = Map.copyOf(engineSettings);
+    }
+
+    /** Reading the shared jobs topic only. */
+    public SchedulerOptions(final String applicationId, final String bootstrapServers, final String registryUrl,
+                            final Properties clientOverrides, final boolean production, final Path stateDir,
+                            final String httpHost, final int httpPort, final Map<String, String> engineSettings,
+                            final int snapshotEvery, final long tickIntervalMs, final TopicCatalog catalog,
+                            final long maxClockAheadMs, final Membership membership) {
+        this(applicationId, bootstrapServers, registryUrl, clientOverrides, production, stateDir, httpHost, httpPort,
+                engineSettings, snapshotEvery, tickIntervalMs, catalog, maxClockAheadMs, membership, false);
+    }
+
+    /** These options, reading tenants' job topics too or not. */
+    public SchedulerOptions withTenantTopics(final boolean read) {
+        return new SchedulerOptions(applicationId, bootstrapServers, registryUrl, clientOverrides, production, stateDir,
+                httpHost, httpPort, engineSettings, snapshotEvery, tickIntervalMs, catalog, maxClockAheadMs, membership,
+                read);
     }
 
     /** With the default membership ({@link Membership#defaults()}: a derived instance id). */

@@ -4,6 +4,7 @@ import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.journal.Codecs;
 import io.gpupool.scheduler.journal.SnapshotTopic;
 import io.gpupool.scheduler.journal.TopicNames;
+import io.gpupool.topics.TenantJobTopics;
 import java.util.List;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -14,6 +15,7 @@ import org.apache.kafka.streams.AutoOffsetReset;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.StoreBuilder;
@@ -30,6 +32,7 @@ import org.apache.kafka.streams.state.Stores;
 public final class SchedulerTopology {
     static final String NODE_SOURCE = "node-sources";
     static final String JOB_SOURCE = "job-sources";
+    static final String TENANT_JOB_SOURCE = "tenant-job-sources";
     static final String JOURNAL_SOURCE = "journal-source";
     static final String JOB_KEYER = "job-keyer";
     static final String JOB_ROUTING = "job-routing";
@@ -59,6 +62,16 @@ public final class SchedulerTopology {
                                  final PoolEngines engines, final Function<String, EngineConfig> configs,
                                  final int snapshotEvery, final long tickIntervalMs, final TelemetryRules rules,
                                  final long maxClockAheadMs) {
+        return build(applicationId, t, codecs, metrics, engines, configs, snapshotEvery, tickIntervalMs, rules,
+                maxClockAheadMs, JobSources.SHARED_ONLY);
+    }
+
+    /** @param jobSources whether tenants' job topics are read besides the shared one */
+    public static Topology build(final String applicationId, final TopicNames t, final Codecs codecs,
+                                 final SchedulerMetrics metrics,
+                                 final PoolEngines engines, final Function<String, EngineConfig> configs,
+                                 final int snapshotEvery, final long tickIntervalMs, final TelemetryRules rules,
+                                 final long maxClockAheadMs, final JobSources jobSources) {
         final ByteArrayDeserializer bytes = new ByteArrayDeserializer();
         final ClampedTimestamps clock = new ClampedTimestamps(maxClockAheadMs, metrics);
 
@@ -67,10 +80,15 @@ public final class SchedulerTopology {
         final StreamsBuilder dsl = new StreamsBuilder();
         dsl.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(JobRoutingProcessor.JOB_STORE),
                 Serdes.String(), Serdes.String()));
-        dsl.stream(List.of(t.jobs(), t.jobEvents()), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
-                        .withTimestampExtractor(clock).withName(JOB_SOURCE))
-                .process(() -> new JobKeyer(t, codecs), Named.as(JOB_KEYER))
-                .repartition(Repartitioned.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(JOBS_BY_ID))
+        KStream<byte[], byte[]> jobRecords = dsl.stream(List.of(t.jobs(), t.jobEvents()), jobSource(clock, JOB_SOURCE));
+        Repartitioned<byte[], byte[]> byId = Repartitioned.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(JOBS_BY_ID);
+        if (jobSources.tenantTopics()) {
+            jobRecords = jobRecords.merge(dsl.stream(TenantJobTopics.pattern(t.jobs()), jobSource(clock, TENANT_JOB_SOURCE)),
+                    Named.as(TENANT_JOB_SOURCE + "-merge"));
+            byId = byId.withNumberOfPartitions(jobSources.byIdPartitions());
+        }
+        jobRecords.process(() -> new JobKeyer(t, codecs), Named.as(JOB_KEYER))
+                .repartition(byId)
                 .process(() -> new JobRoutingProcessor(t, metrics, codecs, configs), Named.as(JOB_ROUTING),
                         JobRoutingProcessor.JOB_STORE);
         final Topology topo = dsl.build();
@@ -102,6 +120,15 @@ public final class SchedulerTopology {
         topo.addSink(DeadLetters.SINK, t.dlq(), new ByteArraySerializer(), new ByteArraySerializer(),
                 "node-facts", JOB_ROUTING, "placer");
         return topo;
+    }
+
+    /** The internal topic of the repartition by job id, {@code <application id>-jobs-by-id-repartition}. */
+    public static String jobsByIdTopic(final String applicationId) {
+        return RouteEnds.topic(applicationId);
+    }
+
+    private static Consumed<byte[], byte[]> jobSource(final ClampedTimestamps clock, final String name) {
+        return Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withTimestampExtractor(clock).withName(name);
     }
 
     private static StoreBuilder<?> store(final String name) {

@@ -83,16 +83,7 @@ class FinishedJobRetentionTest {
             assertThat(last.getJobId()).isEqualTo("j1");
             assertThat(last.getOutcome()).as("the id was taken again").isEqualTo(DecisionOutcome.PLACED);
 
-            final JournalReplay replay = new JournalReplay(Harness.configs(SETTINGS));
-            final List<TestRecord<String, JournalEntry>> journal = h.journal();
-            for (int offset = 0; offset < journal.size(); offset++) {
-                replay.apply(journal.get(offset).value(), 0, offset);
-            }
-            assertThat(replay.decisions()).hasSameSizeAs(recorded);
-            for (int i = 0; i < recorded.size(); i++) {
-                assertThat(RestoreAndReplayTest.bytes(replay.decisions().get(i))).as("decision " + i)
-                        .isEqualTo(RestoreAndReplayTest.bytes(recorded.get(i)));
-            }
+            OfflineReplay.decidesAsRecorded(h.journal(), recorded, Harness.configs(SETTINGS));
         }
     }
 

@@ -13,6 +13,7 @@ import io.gpupool.registry.InMemorySchemaRegistry;
 import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.journal.Codecs;
 import io.gpupool.scheduler.journal.TopicNames;
+import io.gpupool.topics.TenantJobTopics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
@@ -69,10 +70,17 @@ public final class Harness implements AutoCloseable {
 
     /** A harness whose engines take {@code settings} (engine setting keys, see EngineConfig.fromSettings). */
     public Harness(final int snapshotEvery, final long tickIntervalMs, final Map<String, String> settings) throws Exception {
+        this(snapshotEvery, tickIntervalMs, settings, JobSources.SHARED_ONLY);
+    }
+
+    /** A harness whose stage 1 reads job commands from {@code jobSources} (tenants' topics too, or not). */
+    public Harness(final int snapshotEvery, final long tickIntervalMs, final Map<String, String> settings,
+                   final JobSources jobSources) throws Exception {
         stateDir = Files.createTempDirectory("gpupool-ttd-");
         final Properties p = StreamsSettings.local(applicationId, "unused:9092", stateDir.toString());
         driver = new TopologyTestDriver(SchedulerTopology.build(applicationId, topics, codecs, metrics, engines,
-                configs(settings), snapshotEvery, tickIntervalMs, TelemetryRules.defaults()), p, Instant.ofEpochMilli(0));
+                configs(settings), snapshotEvery, tickIntervalMs, TelemetryRules.defaults(),
+                SchedulerTopology.DEFAULT_MAX_CLOCK_AHEAD_MS, jobSources), p, Instant.ofEpochMilli(0));
         inventory = driver.createInputTopic(topics.inventory(), new StringSerializer(), ser());
         gpu = driver.createInputTopic(topics.telemetryGpu(), new StringSerializer(), ser());
         link = driver.createInputTopic(topics.telemetryLink(), new StringSerializer(), ser());
@@ -86,6 +94,11 @@ public final class Harness implements AutoCloseable {
         commands = driver.createOutputTopic(topics.nodeCommands(), new StringDeserializer(),
                 codecs.deserializer(NodeCommand.class));
         dlq = driver.createOutputTopic(topics.dlq(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /** Job commands as written to a tenant's job topic ({@code gpupool.jobs.<tenant>}). */
+    public TestInputTopic<String, JobCommand> tenantJobs(final String tenant) {
+        return driver.createInputTopic(TenantJobTopics.topic(topics.jobs(), tenant), new StringSerializer(), ser());
     }
 
     /** Per pool, the engine config of {@code settings} plus the pool's name. */

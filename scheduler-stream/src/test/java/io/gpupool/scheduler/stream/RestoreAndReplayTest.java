@@ -99,14 +99,7 @@ class RestoreAndReplayTest {
             assertThat(recorded.stream().map(PlacementDecision::getOutcome).distinct())
                     .contains(DecisionOutcome.PLACED, DecisionOutcome.RELEASED, DecisionOutcome.QUEUED);
 
-            final JournalReplay replay = new JournalReplay(p -> EngineConfig.fromSettings(Map.of("pool", p)));
-            for (int offset = 0; offset < journal.size(); offset++) {
-                replay.apply(journal.get(offset).value(), 0, offset); // the driver has one partition per topic
-            }
-            assertThat(replay.decisions()).hasSameSizeAs(recorded);
-            for (int i = 0; i < recorded.size(); i++) {
-                assertThat(bytes(replay.decisions().get(i))).as("decision " + i).isEqualTo(bytes(recorded.get(i)));
-            }
+            OfflineReplay.decidesAsRecorded(journal, recorded, p -> EngineConfig.fromSettings(Map.of("pool", p)));
         }
     }
 
