@@ -29,6 +29,12 @@ public final class StackSecurity {
     public static final String DIR = "secure";
     public static final String MECHANISM = "SCRAM-SHA-512";
     public static final String LISTENER = "SASL_SSL";
+    /**
+     * The key of {@link #caPem()} in each client file, for the clients of other languages, which need the CA as PEM.
+     * Kafka's Java clients and the registry client pass over a key they do not know (Kafka logs it at INFO, as
+     * it does the registry's keys in the same file); the {@code gpupool.} start keeps it clear of their names.
+     */
+    public static final String CA_PEM_KEY = "gpupool.ca.pem";
     private static final String SECRETS = "secrets.properties";
     private static final String STORE_KEY = "store.password";
     private static final String ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
@@ -111,6 +117,11 @@ public final class StackSecurity {
         return certificates;
     }
 
+    /** The stack's CA certificate as PEM (librdkafka's {@code ssl.ca.location}, Node's {@code ca}). */
+    public Path caPem() {
+        return certificates.caPem();
+    }
+
     /** The broker's settings over the plaintext ones: listeners, SASL, TLS, the authorizer. */
     public Map<String, String> serverProperties(final int brokerPort, final int controllerPort) {
         final String admin = password(StackPrincipal.ADMIN);
@@ -185,13 +196,14 @@ public final class StackSecurity {
         return dir.resolve(principal.user() + ".properties");
     }
 
-    /** One {@code --command-config} file per principal, readable by this OS user only. */
+    /** One {@code --command-config} file per principal, readable by this OS user only, with {@link #CA_PEM_KEY} too. */
     public void writeClientFiles() {
         for (final StackPrincipal p : StackPrincipal.values()) {
             final Properties props = clientConfig(p);
+            props.setProperty(CA_PEM_KEY, caPem().toString());
             try {
                 writePrivate(clientFile(p), props, "gpupool secured stack: Kafka and registry client settings of the "
-                        + p.user() + " principal, for --command-config");
+                        + p.user() + " principal, for --command-config; " + CA_PEM_KEY + " is the CA for clients that need PEM");
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot write " + clientFile(p), e);
             }
