@@ -25,13 +25,16 @@ import org.apache.kafka.common.resource.ResourceType;
  *   sink       reads node-commands; writes job-events, dlq; its groups gpupool-sink*
  *   collector  writes inventory, telemetry.gpu, telemetry.link
  *   submitter  writes jobs; reads decisions (submit --wait)
- *   auditor    reads every gpupool topic and the groups' committed positions, writes and joins nothing
+ *   auditor    reads every gpupool topic and the groups' committed positions, writes nothing; joins only
+ *              its own readers' groups gpupool-auditor* (a kafkajs consumer always joins one)
  * </pre>
  * Creating them again is harmless, so every secured start applies them (a renamed topic gets its ACLs).
  */
 public final class StackAcls {
     /** Prefix of the consumer groups an auditor may describe (their committed positions), never join. */
     public static final String TOOL_GROUPS = "gpupool";
+    /** Prefix of the groups an auditor's own readers may join; no part of gpupool uses it, so it joins none of theirs. */
+    public static final String AUDITOR_GROUPS = "gpupool-auditor";
     /** Prefix of the sinks' consumer groups (gpupool-sink, gpupool-sink-NODE). */
     public static final String SINK_GROUPS = "gpupool-sink";
 
@@ -80,6 +83,7 @@ public final class StackAcls {
                 AclOperation.READ, AclOperation.DESCRIBE);
         // the audit reads the scheduler group's committed positions (OffsetFetch); DESCRIBE cannot commit or join
         allow(acls, StackPrincipal.AUDITOR, ResourceType.GROUP, TOOL_GROUPS, PatternType.PREFIXED, AclOperation.DESCRIBE);
+        allow(acls, StackPrincipal.AUDITOR, ResourceType.GROUP, AUDITOR_GROUPS, PatternType.PREFIXED, AclOperation.READ);
         return acls;
     }
 
