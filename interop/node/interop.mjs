@@ -7,6 +7,13 @@
 //
 // Environment: GPUPOOL_BOOTSTRAP (host:port), GPUPOOL_REGISTRY (URL), GPUPOOL_TOPIC_PREFIX (default
 // "gpupool"), GPUPOOL_POOL (default "default"), GPUPOOL_RUN (job id prefix), GPUPOOL_WAIT_S (default 90).
+// Against `gpupool up --secure`: GPUPOOL_SECURITY=SASL_SSL, GPUPOOL_CA_PEM (the stack's CA, secure/ca.pem),
+// GPUPOOL_SUBMIT_USER / GPUPOOL_SUBMIT_PASSWORD (the producer's principal, e.g. submitter),
+// GPUPOOL_READ_USER / GPUPOOL_READ_PASSWORD (the readers', e.g. auditor) and GPUPOOL_REGISTRY_USER_INFO
+// (user:password, a read-only registry user is enough). Then one more check: the broker refuses the
+// submitter's write to the job events.
+import { readFileSync } from 'node:fs';
+import https from 'node:https';
 import { Kafka, logLevel } from 'kafkajs';
 import { SchemaRegistryClient, AvroSerializer, AvroDeserializer, SerdeType } from '@confluentinc/schemaregistry';
 
@@ -18,6 +25,30 @@ const pool = env('GPUPOOL_POOL', 'default');
 const run = env('GPUPOOL_RUN', `node-${Date.now()}`);
 const waitMs = Number(env('GPUPOOL_WAIT_S', '90')) * 1000;
 const topic = (id) => `${prefix}.${id}`;
+// the auditor may join only groups of this prefix (StackAcls.AUDITOR_GROUPS), and a kafkajs consumer always joins one
+const readerGroup = `gpupool-auditor-${run}`;
+
+const security = env('GPUPOOL_SECURITY', '');
+if (security !== '' && security !== 'SASL_SSL') {
+  console.log(`GPUPOOL_SECURITY=${security}: only SASL_SSL (SCRAM-SHA-512 over TLS, as gpupool up --secure) is known`);
+  process.exit(2);
+}
+const secured = security === 'SASL_SSL';
+const required = (name) => {
+  const v = env(name);
+  if (v == null || v === '') throw new Error(`GPUPOOL_SECURITY=SASL_SSL needs ${name}`);
+  return v;
+};
+const ca = secured ? [readFileSync(required('GPUPOOL_CA_PEM'), 'utf-8')] : undefined;
+const registryUserInfo = env('GPUPOOL_REGISTRY_USER_INFO', '');
+/** kafkajs as one principal: SCRAM-SHA-512 over TLS trusting the stack's CA; without security, as before. */
+const kafkaAs = (who) => new Kafka({
+  clientId: 'gpupool-interop-node', brokers: [bootstrap], logLevel: logLevel.WARN,
+  ...(secured ? {
+    ssl: { ca },
+    sasl: { mechanism: 'scram-sha-512', username: required(`GPUPOOL_${who}_USER`), password: required(`GPUPOOL_${who}_PASSWORD`) },
+  } : {}),
+});
 
 let failures = 0;
 const step = (name, ok, detail = '') => {
@@ -25,10 +56,16 @@ const step = (name, ok, detail = '') => {
   console.log(`STEP ${name} ${ok ? 'PASS' : 'FAIL'} ${detail}`);
 };
 
-const registry = new SchemaRegistryClient({ baseURLs: [registryUrl] });
+const registry = new SchemaRegistryClient({
+  baseURLs: [registryUrl],
+  ...(registryUserInfo !== '' ? { basicAuthCredentials: { credentialsSource: 'USER_INFO', userInfo: registryUserInfo } } : {}),
+  // the client makes its requests with axios, which takes the CA through an https.Agent
+  ...(ca ? { createAxiosDefaults: { httpsAgent: new https.Agent({ ca }) } } : {}),
+});
 const serializer = new AvroSerializer(registry, SerdeType.VALUE, { autoRegisterSchemas: false, useLatestVersion: true });
 const deserializer = new AvroDeserializer(registry, SerdeType.VALUE, {});
-const kafka = new Kafka({ clientId: 'gpupool-interop-node', brokers: [bootstrap], logLevel: logLevel.WARN });
+const submitter = kafkaAs('SUBMIT');
+const reader = kafkaAs('READ');
 
 // A JobRequest as the registered schema has it; a union of two records (the command) is wrapped, as avsc wants.
 const request = (name, shape) => ({
@@ -55,7 +92,7 @@ const jobs = {
 const ghost = `${run}-ghost`;
 
 async function produce() {
-  const producer = kafka.producer();
+  const producer = submitter.producer();
   await producer.connect();
   const messages = [];
   for (const [id, shape] of Object.entries(jobs)) {
@@ -66,9 +103,27 @@ async function produce() {
   await producer.disconnect();
 }
 
+/** The broker's error code behind a kafkajs error, which may wrap it (a retrier's error names its cause). */
+const protocolError = (e) => (e == null ? undefined : e.type ?? protocolError(e.cause));
+
+/** Secured only: the submitter may write jobs, not job events (a forged COMPLETED); the broker says so. */
+async function writeToJobEventsIsRefused() {
+  const producer = submitter.producer({ allowAutoTopicCreation: false, retry: { retries: 0 } });
+  await producer.connect();
+  try {
+    await producer.send({ topic: topic('job-events'), messages: [{ key: ghost, value: Buffer.from('a forged COMPLETED') }] });
+    step('write-refused:job-events', false, `the broker took a job event from ${env('GPUPOOL_SUBMIT_USER')}`);
+  } catch (e) {
+    const code = protocolError(e);
+    step('write-refused:job-events', code === 'TOPIC_AUTHORIZATION_FAILED', `${env('GPUPOOL_SUBMIT_USER')}: ${code ?? e}`);
+  } finally {
+    await producer.disconnect();
+  }
+}
+
 /** Reads the topics from the beginning until done() says so or the wait runs out. */
 async function consume(topics, onRecord, done) {
-  const consumer = kafka.consumer({ groupId: `${run}-reader`, maxWaitTimeInMs: 200 });
+  const consumer = reader.consumer({ groupId: readerGroup, maxWaitTimeInMs: 200 });
   await consumer.connect();
   for (const t of topics) {
     await consumer.subscribe({ topic: t, fromBeginning: true });
@@ -111,6 +166,9 @@ async function main() {
   }
   await produce();
   step('submit', true, `${ids.length} jobs and a cancel for ${ghost} with AvroSerializer (auto-register off)`);
+  if (secured) {
+    await writeToJobEventsIsRefused();
+  }
   const mine = (id) => id != null && id.startsWith(`${run}-`);
   await consume([topic('decisions'), topic('node-commands'), topic('job-events'), topic('dlq')], async (t, message) => {
     if (t === topic('dlq')) {

@@ -11,13 +11,19 @@ check; exits 0 when all pass.
 
 Environment: GPUPOOL_BOOTSTRAP, GPUPOOL_REGISTRY, GPUPOOL_TOPIC_PREFIX (default "gpupool"),
 GPUPOOL_POOL (default "default"), GPUPOOL_RUN (job id prefix), GPUPOOL_WAIT_S (default 90).
+Against `gpupool up --secure`: GPUPOOL_SECURITY=SASL_SSL, GPUPOOL_CA_PEM (the stack's CA, secure/ca.pem),
+GPUPOOL_SUBMIT_USER / GPUPOOL_SUBMIT_PASSWORD (the producers' principal, e.g. submitter),
+GPUPOOL_READ_USER / GPUPOOL_READ_PASSWORD (the reader's, e.g. auditor) and GPUPOOL_REGISTRY_USER_INFO
+(user:password, a read-only registry user is enough: the Avro key's schema, "string" under
+<prefix>.jobs-key, is then looked up, not registered, so the admin registers it first). Then one more
+check: the broker refuses the submitter's write to the job events.
 """
 import os
 import sys
 import time
 import traceback
 
-from confluent_kafka import Consumer, Producer
+from confluent_kafka import Consumer, KafkaError, Producer, libversion
 from confluent_kafka.avro import AvroProducer, CachedSchemaRegistryClient, loads
 from confluent_kafka.avro.serializer.message_serializer import MessageSerializer
 
@@ -27,6 +33,16 @@ PREFIX = os.environ.get("GPUPOOL_TOPIC_PREFIX", "gpupool")
 POOL = os.environ.get("GPUPOOL_POOL", "default")
 RUN = os.environ.get("GPUPOOL_RUN", "python-%d" % int(time.time()))
 WAIT_S = float(os.environ.get("GPUPOOL_WAIT_S", "90"))
+SECURITY = os.environ.get("GPUPOOL_SECURITY", "")
+if SECURITY not in ("", "SASL_SSL"):
+    sys.exit("GPUPOOL_SECURITY=%s: only SASL_SSL (SCRAM-SHA-512 over TLS, as gpupool up --secure) is known" % SECURITY)
+SECURED = SECURITY == "SASL_SSL"
+REGISTRY_USER_INFO = os.environ.get("GPUPOOL_REGISTRY_USER_INFO", "")
+# the auditor may join only groups of this prefix (StackAcls.AUDITOR_GROUPS)
+READER_GROUP = "gpupool-auditor-" + RUN
+# librdkafka before 2.6.1 sends its SCRAM nonce twice in the final message, which Kafka 4 brokers refuse as
+# invalid credentials (librdkafka pull request 4895); Debian 12's python3-confluent-kafka runs on librdkafka 2.0.2
+SCRAM_FIXED_IN = (2, 6, 1)
 
 failures = 0
 
@@ -74,6 +90,77 @@ AVRO_KEYED = RUN + "-eight"
 GHOST = RUN + "-ghost"
 
 
+def required(name):
+    value = os.environ.get(name, "")
+    if not value:
+        raise RuntimeError("GPUPOOL_SECURITY=SASL_SSL needs " + name)
+    return value
+
+
+def broker(who):
+    """librdkafka's settings as one principal: SCRAM-SHA-512 over TLS trusting the stack's CA; without security, none."""
+    conf = {"bootstrap.servers": BOOTSTRAP}
+    if SECURED:
+        conf.update({"security.protocol": "SASL_SSL", "sasl.mechanisms": "SCRAM-SHA-512",
+                     "sasl.username": required("GPUPOOL_%s_USER" % who), "sasl.password": required("GPUPOOL_%s_PASSWORD" % who),
+                     "ssl.ca.location": required("GPUPOOL_CA_PEM")})
+    return conf
+
+
+def registry_conf(prefix=""):
+    """The legacy CachedSchemaRegistryClient's settings (AvroProducer takes them with the schema.registry. prefix)."""
+    conf = {prefix + "url": REGISTRY}
+    if SECURED:
+        conf[prefix + "ssl.ca.location"] = required("GPUPOOL_CA_PEM")
+        # the client gives it to its requests Session as verify, which requests replaces by REQUESTS_CA_BUNDLE or
+        # CURL_CA_BUNDLE when one is set (as on many machines, for the system's CAs): the stack's CA must win
+        os.environ["REQUESTS_CA_BUNDLE"] = conf[prefix + "ssl.ca.location"]
+        # a read-only registry user looks schemas up; registering would be refused
+        conf[prefix + "auto.register.schemas"] = False
+    if REGISTRY_USER_INFO:
+        conf[prefix + "basic.auth.credentials.source"] = "USER_INFO"
+        conf[prefix + "basic.auth.user.info"] = REGISTRY_USER_INFO
+    return conf
+
+
+def broker_login():
+    """Secured only: each principal logs in (SCRAM over TLS, the broker's certificate checked against the CA)."""
+    for who in ("SUBMIT", "READ"):
+        errors = []
+        client = Producer(dict(broker(who), **{"error_cb": errors.append}))
+        try:
+            client.list_topics(timeout=15)
+            ok, detail = True, "%s over %s" % (os.environ.get("GPUPOOL_%s_USER" % who), SECURITY)
+        except Exception as e:  # the metadata request fails; why, error_cb says when polled
+            client.poll(1)
+            why = [x.str() for x in errors if x.code() == KafkaError._AUTHENTICATION] or [str(e)]
+            ok, detail = False, "%s: %s" % (os.environ.get("GPUPOOL_%s_USER" % who), why[-1])
+        if not ok and parse_version(libversion()[0]) < SCRAM_FIXED_IN:
+            detail += " (librdkafka %s: SCRAM to a Kafka 4 broker needs librdkafka %s or newer)" % (
+                libversion()[0], ".".join(map(str, SCRAM_FIXED_IN)))
+        step("broker-login:" + who.lower(), ok, detail)
+        if not ok:
+            return False
+    return True
+
+
+def parse_version(text):
+    return tuple(int(p) for p in text.split("-")[0].split(".")[:3])
+
+
+def write_to_job_events_is_refused():
+    """Secured only: the submitter may write jobs, not job events (a forged COMPLETED); the broker says so."""
+    reports = []
+    producer = Producer(dict(broker("SUBMIT"), **{"message.timeout.ms": 30000}))
+    producer.produce(topic("job-events"), key=GHOST.encode("utf-8"), value=b"a forged COMPLETED",
+                     on_delivery=lambda err, msg: reports.append(err))
+    producer.flush(60)
+    err = reports[0] if reports else None
+    who = os.environ.get("GPUPOOL_SUBMIT_USER")
+    step("write-refused:job-events", err is not None and err.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED,
+         "%s: %s" % (who, "no delivery report" if not reports else err.name() if err else "the broker took a job event"))
+
+
 def header(msg, name):
     for k, v in msg.headers() or []:
         if k == name:
@@ -82,14 +169,16 @@ def header(msg, name):
 
 
 def main():
-    registry = CachedSchemaRegistryClient({"url": REGISTRY})
+    registry = CachedSchemaRegistryClient(registry_conf())
     serde = MessageSerializer(registry)
     for name in ("jobs", "job-events", "decisions", "node-commands"):
         schema_id, _, version = registry.get_latest_schema(topic(name) + "-value")
         step("schema-registered:" + name, schema_id is not None, "%s-value id %s version %s" % (topic(name), schema_id, version))
     jobs_id, jobs_schema, _ = registry.get_latest_schema(topic("jobs") + "-value")
+    if SECURED and not broker_login():
+        return  # every later step needs the broker
 
-    producer = Producer({"bootstrap.servers": BOOTSTRAP})
+    producer = Producer(broker("SUBMIT"))
     for job_id, shape in JOBS.items():
         if job_id != AVRO_KEYED:
             producer.produce(topic("jobs"), key=job_id.encode("utf-8"),
@@ -97,18 +186,20 @@ def main():
     producer.produce(topic("jobs"), key=GHOST.encode("utf-8"), value=serde.encode_record_with_schema_id(jobs_id, cancel(GHOST)))
     step("submit", producer.flush(30) == 0, "%d jobs with the string key, a cancel for %s" % (len(JOBS) - 1, GHOST))
     # the legacy AvroProducer serializes the key too: an Avro string key is the same job id
-    avro_producer = AvroProducer({"bootstrap.servers": BOOTSTRAP, "schema.registry.url": REGISTRY},
+    avro_producer = AvroProducer(dict(broker("SUBMIT"), **registry_conf("schema.registry.")),
                                  default_key_schema=loads('"string"'), default_value_schema=jobs_schema)
     avro_producer.produce(topic=topic("jobs"), key=AVRO_KEYED, value=submit(AVRO_KEYED, request(AVRO_KEYED, **JOBS[AVRO_KEYED])))
     step("submit-avro-key", avro_producer.flush(30) == 0, AVRO_KEYED + " through AvroProducer (Avro-serialized key)")
+    if SECURED:
+        write_to_job_events_is_refused()
 
     decisions, placed_nodes, commands, events, dead = {}, {}, {}, {}, []
     released = lambda j: "RELEASED" in decisions.get(j, [])
     ended = lambda j: any(t in ("COMPLETED", "RELEASED", "FAILED") for t in events.get(j, []))
     done = lambda: all(released(j) and ended(j) for j in JOBS) and dead
 
-    consumer = Consumer({"bootstrap.servers": BOOTSTRAP, "group.id": RUN + "-reader", "auto.offset.reset": "earliest",
-                         "enable.auto.commit": False})
+    consumer = Consumer(dict(broker("READ"), **{"group.id": READER_GROUP, "auto.offset.reset": "earliest",
+                                                "enable.auto.commit": False}))
     consumer.subscribe([topic("decisions"), topic("node-commands"), topic("job-events"), topic("dlq")])
     deadline = time.time() + WAIT_S
     try:

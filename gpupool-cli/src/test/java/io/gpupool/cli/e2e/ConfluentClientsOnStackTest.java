@@ -28,13 +28,11 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumWriter;
@@ -52,7 +50,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -72,15 +69,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * what such clients rely on, written byte by byte from Java: the schemas are there before anyone
  * writes, an Avro- or JSON-serialized key names the same job, a newer client's enum symbol is refused
  * rather than dropped, and a dead letter names the record's position. Without node (or its
- * {@code npm ci}) or the Python package the client tests skip with the reason; with CI set they fail.
+ * {@code npm ci}) or the Python package the client tests skip with the reason; with CI set they fail
+ * ({@link InteropClient}). {@link ConfluentClientsOnSecuredStackTest} runs the same clients on {@code up --secure}.
  */
 @ExtendWith(LocalStackExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConfluentClientsOnStackTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(90);
-    private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(180);
+    private static final Duration WAIT = InteropClient.WAIT;
 
     private TestStack stack;
     private String prefix;
@@ -191,56 +188,20 @@ class ConfluentClientsOnStackTest {
     @Test
     @Order(5)
     void confluentsJavaScriptSerdeWithKafkajs() throws Exception {
-        final Path dir = interopDir().resolve("node");
-        final String node = ClientRuntime.require("node", List.of("node", "--version"),
-                "install Node.js and npm (Debian: apt-get install nodejs npm)");
-        ClientRuntime.requireThat(Files.isDirectory(dir.resolve("node_modules/@confluentinc/schemaregistry"))
-                        && Files.isDirectory(dir.resolve("node_modules/kafkajs")),
-                "the Node clients are not installed: run `npm ci` in " + dir);
-        runClient(List.of(node, "interop.mjs"), dir, "node");
+        run(InteropClient.node());
     }
 
     @Test
     @Order(6)
     void debiansConfluentKafkaForPython() throws Exception {
-        final Path dir = interopDir().resolve("python");
-        final String python = ClientRuntime.python();
-        ClientRuntime.require(python, List.of(python, "-c", "import confluent_kafka.avro"),
-                "install Debian's python3-confluent-kafka python3-avro python3-requests (apt-get install), or point"
-                        + " GPUPOOL_PYTHON at a python3 that has confluent_kafka with its avro extra");
-        runClient(List.of(python, "interop.py"), dir, "python");
+        run(InteropClient.python());
     }
 
     // ---- helpers
 
-    private void runClient(final List<String> command, final Path dir, final String name) throws Exception {
-        final ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
-        pb.environment().put("GPUPOOL_BOOTSTRAP", stack.bootstrapServers());
-        pb.environment().put("GPUPOOL_REGISTRY", stack.requireRegistryUrl());
-        pb.environment().put("GPUPOOL_TOPIC_PREFIX", prefix);
-        pb.environment().put("GPUPOOL_POOL", PipelineParts.POOL);
-        pb.environment().put("GPUPOOL_RUN", prefix + "-" + name);
-        pb.environment().put("GPUPOOL_WAIT_S", Long.toString(WAIT.toSeconds()));
-        final Process p = pb.start();
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        final Thread reader = new Thread(() -> {
-            try {
-                p.getInputStream().transferTo(out);
-            } catch (IOException ignored) {
-                // the process ended
-            }
-        });
-        reader.start();
-        final boolean ended = p.waitFor(CLIENT_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        if (!ended) {
-            p.destroyForcibly();
-        }
-        reader.join(5_000);
-        final String text = out.toString(StandardCharsets.UTF_8);
-        System.out.println("---- " + name + " client ----\n" + text);
-        assertThat(ended).as("%s client ended within %s s:%n%s", name, CLIENT_TIMEOUT.toSeconds(), text).isTrue();
-        assertThat(p.exitValue()).as("%s client:%n%s", name, text).isZero();
-        assertThat(text).contains("ALL PASS").doesNotContain(" FAIL ");
+    private void run(final InteropClient client) throws Exception {
+        client.run(InteropClient.environment(stack.bootstrapServers(), stack.requireRegistryUrl(), prefix,
+                prefix + "-" + client.name())).assertAllPass("submit", "dlq");
     }
 
     private ConsumerRecord<byte[], byte[]> awaitDeadLetter(final java.util.function.Predicate<ConsumerRecord<byte[], byte[]>> match) {
@@ -295,56 +256,5 @@ class ConfluentClientsOnStackTest {
     private static String header(final ConsumerRecord<byte[], byte[]> r, final String name) {
         final var h = r.headers().lastHeader(name);
         return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
-    }
-
-    /** The repository's interop/ directory (tests run in the module's directory). */
-    private static Path interopDir() {
-        Path p = Path.of("").toAbsolutePath();
-        while (p != null && !Files.isDirectory(p.resolve("interop"))) {
-            p = p.getParent();
-        }
-        assertThat(p).as("interop/ above %s", Path.of("").toAbsolutePath()).isNotNull();
-        return p.resolve("interop");
-    }
-
-    /** Whether a client's runtime is here: a test without it skips, except under CI, where it fails. */
-    static final class ClientRuntime {
-        private ClientRuntime() {
-        }
-
-        static String python() {
-            final String given = System.getenv("GPUPOOL_PYTHON");
-            if (given != null && !given.isBlank()) {
-                return given;
-            }
-            // Debian's packages are for Debian's interpreter, which a pyenv or venv python3 on the PATH hides
-            return Files.isExecutable(Path.of("/usr/bin/python3")) ? "/usr/bin/python3" : "python3";
-        }
-
-        static String require(final String program, final List<String> probe, final String fix) {
-            boolean ok;
-            try {
-                final Process p = new ProcessBuilder(probe).redirectErrorStream(true).start();
-                p.getInputStream().readAllBytes();
-                ok = p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-            } catch (IOException e) {
-                ok = false;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                ok = false;
-            }
-            requireThat(ok, "`" + String.join(" ", probe) + "` failed: " + fix);
-            return program;
-        }
-
-        static void requireThat(final boolean ok, final String why) {
-            if (ok) {
-                return;
-            }
-            if (System.getenv("CI") != null && !System.getenv("CI").isBlank() && !"false".equalsIgnoreCase(System.getenv("CI"))) {
-                throw new AssertionError("CI is set, so this client test must run: " + why);
-            }
-            Assumptions.assumeTrue(false, "skipped: " + why);
-        }
     }
 }

@@ -25,7 +25,8 @@ import org.apache.kafka.common.resource.ResourceType;
  *   sink       reads node-commands; writes job-events, dlq; its groups gpupool-sink*
  *   collector  writes inventory, telemetry.gpu, telemetry.link
  *   submitter  writes jobs; reads decisions (submit --wait)
- *   auditor    reads every gpupool topic and the groups' committed positions, writes and joins nothing
+ *   auditor    reads every gpupool topic and the groups' committed positions, writes nothing; joins only
+ *              its own readers' groups gpupool-auditor* (a kafkajs consumer always joins one)
  *   tenant-T   writes its own job topic gpupool.jobs.T; reads decisions ({@link TenantAccess})
  * </pre>
  * The scheduler and the auditor read every tenant's job topic (prefix {@code gpupool.jobs.}).
@@ -34,6 +35,8 @@ import org.apache.kafka.common.resource.ResourceType;
 public final class StackAcls {
     /** Prefix of the consumer groups an auditor may describe (their committed positions), never join. */
     public static final String TOOL_GROUPS = "gpupool";
+    /** Prefix of the groups an auditor's own readers may join; no part of gpupool uses it, so it joins none of theirs. */
+    public static final String AUDITOR_GROUPS = "gpupool-auditor";
     /** Prefix of the sinks' consumer groups (gpupool-sink, gpupool-sink-NODE). */
     public static final String SINK_GROUPS = "gpupool-sink";
 
@@ -87,6 +90,7 @@ public final class StackAcls {
                 AclOperation.READ, AclOperation.DESCRIBE);
         // the audit reads the scheduler group's committed positions (OffsetFetch); DESCRIBE cannot commit or join
         allow(acls, StackPrincipal.AUDITOR, ResourceType.GROUP, TOOL_GROUPS, PatternType.PREFIXED, AclOperation.DESCRIBE);
+        allow(acls, StackPrincipal.AUDITOR, ResourceType.GROUP, AUDITOR_GROUPS, PatternType.PREFIXED, AclOperation.READ);
         return acls;
     }
 

@@ -5,9 +5,12 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.security.cert.Certificate;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
@@ -18,11 +21,13 @@ import javax.net.ssl.SSLContext;
  * a server certificate for 127.0.0.1 and localhost signed by it (the broker's SASL_SSL listener and the
  * registry's HTTPS), and a truststore with the CA for every client. PKCS12 files under
  * {@code <data-dir>/secure/}; the CA's key stays there too, so a deleted server certificate is made again
- * under the same CA and the clients' truststore keeps working.
+ * under the same CA and the clients' truststore keeps working. Beside the truststore, the CA certificate
+ * as PEM ({@code ca.pem}) for the clients that do not read PKCS12: librdkafka (Python, Go, C#) and Node.
  */
 public final class StackCertificates {
     public static final String TYPE = "PKCS12";
     private static final String SERVER_ALIAS = "server";
+    private static final String CA_ALIAS = "ca";
     private static final long KEYTOOL_TIMEOUT_SECONDS = 120;
 
     private final Path dir;
@@ -39,6 +44,9 @@ public final class StackCertificates {
         if (!Files.isRegularFile(certificates.serverKeystore()) || !Files.isRegularFile(certificates.truststore())) {
             certificates.make();
         }
+        // at every start, from the truststore: a data directory made before ca.pem existed gets one, and the
+        // PEM clients always trust what the Java clients trust
+        certificates.writeCaPem();
         return certificates;
     }
 
@@ -50,15 +58,19 @@ public final class StackCertificates {
         return dir.resolve("truststore.p12");
     }
 
+    /** The CA certificate of {@link #truststore()} as PEM, for clients that read no PKCS12. */
+    public Path caPem() {
+        return dir.resolve("ca.pem");
+    }
+
     public String password() {
         return password;
     }
 
     /** A server-side TLS context with the server certificate (for the registry's HTTPS). */
     public SSLContext serverContext() {
-        try (InputStream in = Files.newInputStream(serverKeystore())) {
-            final KeyStore store = KeyStore.getInstance(TYPE);
-            store.load(in, password.toCharArray());
+        try {
+            final KeyStore store = load(serverKeystore());
             final KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             keys.init(store, password.toCharArray());
             final SSLContext context = SSLContext.getInstance("TLS");
@@ -67,6 +79,34 @@ public final class StackCertificates {
         } catch (IOException | GeneralSecurityException e) {
             throw new SecuritySetupException("cannot read the server certificate " + serverKeystore() + ": " + e.getMessage()
                     + "; delete " + dir + " to have it made again", e);
+        }
+    }
+
+    /** {@link #caPem()} from the truststore's CA: "BEGIN CERTIFICATE", the DER in base64 lines of 64, "END CERTIFICATE". */
+    private void writeCaPem() {
+        try {
+            final Certificate ca = load(truststore()).getCertificate(CA_ALIAS);
+            if (ca == null) {
+                throw new SecuritySetupException("the truststore " + truststore() + " has no CA certificate; delete " + dir
+                        + " to have the certificates made again");
+            }
+            final String pem = "-----BEGIN CERTIFICATE-----\n"
+                    + Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(ca.getEncoded())
+                    + "\n-----END CERTIFICATE-----\n";
+            // written aside and moved: a client that reads it while a start rewrites it never sees half a certificate
+            final Path tmp = caPem().resolveSibling(caPem().getFileName() + ".tmp");
+            Files.writeString(tmp, pem, StandardCharsets.US_ASCII);
+            Files.move(tmp, caPem(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException | GeneralSecurityException e) {
+            throw new SecuritySetupException("cannot write the CA certificate as PEM to " + caPem() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private KeyStore load(final Path file) throws IOException, GeneralSecurityException {
+        try (InputStream in = Files.newInputStream(file)) {
+            final KeyStore store = KeyStore.getInstance(TYPE);
+            store.load(in, password.toCharArray());
+            return store;
         }
     }
 
@@ -81,22 +121,22 @@ public final class StackCertificates {
                 Files.deleteIfExists(p);
             }
             if (!Files.isRegularFile(ca)) {
-                keytool("-genkeypair", "-alias", "ca", "-dname", "CN=gpupool local CA", "-ext", "bc:c",
+                keytool("-genkeypair", "-alias", CA_ALIAS, "-dname", "CN=gpupool local CA", "-ext", "bc:c",
                         "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "3650", "-keystore", ca.toString());
             }
-            keytool("-exportcert", "-rfc", "-alias", "ca", "-keystore", ca.toString(), "-file", caCert.toString());
+            keytool("-exportcert", "-rfc", "-alias", CA_ALIAS, "-keystore", ca.toString(), "-file", caCert.toString());
             keytool("-genkeypair", "-alias", SERVER_ALIAS, "-dname", "CN=localhost", "-keyalg", "EC", "-groupname", "secp256r1",
                     "-validity", "825", "-keystore", serverKeystore().toString());
             keytool("-certreq", "-alias", SERVER_ALIAS, "-keystore", serverKeystore().toString(), "-file", request.toString());
-            keytool("-gencert", "-alias", "ca", "-keystore", ca.toString(), "-infile", request.toString(),
+            keytool("-gencert", "-alias", CA_ALIAS, "-keystore", ca.toString(), "-infile", request.toString(),
                     "-outfile", signed.toString(), "-rfc", "-validity", "825",
                     "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-ext", "KU=digitalSignature,keyEncipherment",
                     "-ext", "EKU=serverAuth,clientAuth");
             // The chain first needs its CA, then the signed certificate replaces the self-signed one.
-            keytool("-importcert", "-noprompt", "-alias", "ca", "-file", caCert.toString(), "-keystore", serverKeystore().toString());
+            keytool("-importcert", "-noprompt", "-alias", CA_ALIAS, "-file", caCert.toString(), "-keystore", serverKeystore().toString());
             keytool("-importcert", "-noprompt", "-alias", SERVER_ALIAS, "-file", signed.toString(),
                     "-keystore", serverKeystore().toString());
-            keytool("-importcert", "-noprompt", "-alias", "ca", "-file", caCert.toString(), "-keystore", truststore().toString());
+            keytool("-importcert", "-noprompt", "-alias", CA_ALIAS, "-file", caCert.toString(), "-keystore", truststore().toString());
             Files.deleteIfExists(request);
         } catch (IOException e) {
             throw new SecuritySetupException("cannot make the stack's certificates in " + dir + ": " + e.getMessage(), e);

@@ -35,6 +35,12 @@ public final class StackSecurity {
     public static final String DIR = "secure";
     public static final String MECHANISM = "SCRAM-SHA-512";
     public static final String LISTENER = "SASL_SSL";
+    /**
+     * The key of {@link #caPem()} in each client file, for the clients of other languages, which need the CA as PEM.
+     * Kafka's Java clients and the registry client pass over a key they do not know (Kafka logs it at INFO, as
+     * it does the registry's keys in the same file); the {@code gpupool.} start keeps it clear of their names.
+     */
+    public static final String CA_PEM_KEY = "gpupool.ca.pem";
     private static final String SECRETS = "secrets.properties";
     private static final String STORE_KEY = "store.password";
     private static final String ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
@@ -166,6 +172,11 @@ public final class StackSecurity {
         return certificates;
     }
 
+    /** The stack's CA certificate as PEM (librdkafka's {@code ssl.ca.location}, Node's {@code ca}). */
+    public Path caPem() {
+        return certificates.caPem();
+    }
+
     /** The broker's settings over the plaintext ones: listeners, SASL, TLS, the authorizer. */
     public Map<String, String> serverProperties(final int brokerPort, final int controllerPort) {
         final String admin = password(StackPrincipal.ADMIN);
@@ -263,7 +274,7 @@ public final class StackSecurity {
         return dir.resolve(tenantUser(tenant) + ".properties");
     }
 
-    /** One {@code --command-config} file per principal and per tenant, readable by this OS user only. */
+    /** One {@code --command-config} file per principal and per tenant, readable by this OS user only, with {@link #CA_PEM_KEY} too. */
     public void writeClientFiles() {
         for (final StackPrincipal p : StackPrincipal.values()) {
             writeClientFile(clientFile(p), clientProperties(p), p.user() + " principal");
@@ -273,12 +284,13 @@ public final class StackSecurity {
         }
     }
 
-    private static void writeClientFile(final Path file, final Map<String, String> settings, final String whose) {
+    private void writeClientFile(final Path file, final Map<String, String> settings, final String whose) {
         final Properties props = new Properties();
         props.putAll(settings);
+        props.setProperty(CA_PEM_KEY, caPem().toString());
         try {
             writePrivate(file, props, "gpupool secured stack: Kafka and registry client settings of the " + whose
-                    + ", for --command-config");
+                    + ", for --command-config; " + CA_PEM_KEY + " is the CA for clients that need PEM");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }
