@@ -67,7 +67,8 @@ public final class CostBench {
         // Streams deletes consumed repartition records every 30 s; the records must stay to be counted
         schedulerClients.put(StreamsConfig.REPARTITION_PURGE_INTERVAL_MS_CONFIG, Long.toString(Long.MAX_VALUE));
         final SchedulerOptions so = new SchedulerOptions(appId, o.bootstrapServers(), o.registryUrl(), schedulerClients,
-                false, stateDir, "", 0, Map.of("stale-telemetry-timeout-ms", "0"), // the bench sends no telemetry
+                false, stateDir, "", 0, Map.of("stale-telemetry-timeout-ms", "0", // the bench sends no telemetry
+                        "max-waiting-jobs", "0"), // --backlog may hold more waiting jobs than a pool sheds at
                 SchedulerOptions.DEFAULT_SNAPSHOT_EVERY, SchedulerOptions.DEFAULT_TICK_INTERVAL_MS, catalog);
         final Map<String, String> figures = new LinkedHashMap<>();
         try (SchedulerApp app = SchedulerApp.start(so);

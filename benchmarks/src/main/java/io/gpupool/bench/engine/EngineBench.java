@@ -118,7 +118,9 @@ public final class EngineBench {
     }
 
     public static PoolEngine pool(final EngineBenchOptions o) {
-        final PoolEngine e = new PoolEngine(EngineConfig.defaults("bench").withPolicy(o.policy()));
+        // no limit on waiting jobs: the queue benches hold 100,000 waiting, the default limit
+        final PoolEngine e = new PoolEngine(EngineConfig.fromSettings(Map.of("pool", "bench", "policy",
+                o.policy().policyName(), "max-waiting-jobs", "0")));
         final int perLeaf = o.nodes() / o.leaves();
         final List<HcaSpec> hcas = new ArrayList<>();
         for (int h = 0; h < 8; h++) {

@@ -42,6 +42,7 @@ final class ConfigSettings {
         s.put("consolidation-window-max-evictions", Integer.toString(c.consolidationWindowMaxEvictions()));
         s.put("leaf-congested-pct", Integer.toString(c.leafCongestedPct()));
         s.put("finished-job-retention-ms", Long.toString(c.finishedJobRetentionMs()));
+        s.put("max-waiting-jobs", Integer.toString(c.maxWaitingJobs()));
         s.put(Failpoint.SETTING, c.failpoint().text());
         for (final Map.Entry<String, TenantConfig> t : c.tenants().entrySet()) {
             final String prefix = "tenant." + t.getKey() + ".";

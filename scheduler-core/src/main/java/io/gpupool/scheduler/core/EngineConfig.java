@@ -53,6 +53,9 @@ import java.util.TreeSet;
  *                                    resubmit is DUPLICATE_JOB) and its decision history queryable; then both go and
  *                                    the id may be used again. 0 keeps them forever
  * @param failpoint                   a deliberate failure for drills and tests ({@link Failpoint#NONE} normally)
+ * @param maxWaitingJobs              jobs the pool lets wait at most; a submit that finds the queue this long is
+ *                                    REJECTED QUEUE_FULL (load shed, said in the decision) instead of growing a
+ *                                    backlog that no later capacity drains in time; 0: no limit
  */
 public record EngineConfig(String poolId, ScoringPolicy policy, long staleTelemetryTimeoutMs,
                            int temperatureThresholdC, boolean evictAndRequeueOnFailure,
@@ -62,13 +65,19 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
                            double bestFitCpuWeight, long seed, boolean randomTies, int fgdPopularityPct,
                            boolean fgdIntegerScore, long consolidationCooldownMs, long consolidationWindowMs,
                            int consolidationWindowMaxEvictions, int leafCongestedPct, long finishedJobRetentionMs,
-                           Failpoint failpoint) {
+                           Failpoint failpoint, int maxWaitingJobs) {
 
     public static final SortedSet<Integer> DEFAULT_CRITICAL_XIDS = Collections.unmodifiableSortedSet(
             new TreeSet<>(List.of(48, 63, 64, 74, 79, 92, 94, 95, 119, 120)));
 
     /** Seven days: finished jobs stay queryable (and their ids taken) for a week of stream time. */
     public static final long DEFAULT_FINISHED_JOB_RETENTION_MS = 7L * 24 * 3_600_000;
+
+    /**
+     * Waiting jobs per pool before submits are shed: a queue pass costs the same at this depth as with an empty
+     * queue (scheduler-core/README.md, "bench queue"), and the engine snapshot stays in the tens of MB.
+     */
+    public static final int DEFAULT_MAX_WAITING_JOBS = 100_000;
 
     public EngineConfig {
         Objects.requireNonNull(poolId, "poolId");
@@ -83,7 +92,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
                 || fgdPopularityPct < 1 || fgdPopularityPct > 100
                 || consolidationMaxEvictions < 0 || defaultRuntimeMs <= 0 || fairShareHalfLifeMs <= 0
                 || consolidationCooldownMs < 0 || consolidationWindowMs <= 0 || consolidationWindowMaxEvictions < 0
-                || finishedJobRetentionMs < 0) {
+                || finishedJobRetentionMs < 0 || maxWaitingJobs < 0) {
             throw new IllegalArgumentException("engine config: timeouts, window and counts must be positive");
         }
         if (leafCongestedPct < 1 || leafCongestedPct > 100) {
@@ -94,7 +103,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
     public static EngineConfig defaults(final String poolId) {
         return new EngineConfig(poolId, ScoringPolicy.BEST_FIT, 120_000, 90, true, DEFAULT_CRITICAL_XIDS, 5,
                 10_000, 2_000, true, true, 0, 3_600_000, 3_600_000, Map.of(), 0.0, 0L, false, 100, false,
-                1_800_000, 3_600_000, 64, 70, DEFAULT_FINISHED_JOB_RETENTION_MS, Failpoint.NONE);
+                1_800_000, 3_600_000, 64, 70, DEFAULT_FINISHED_JOB_RETENTION_MS, Failpoint.NONE, DEFAULT_MAX_WAITING_JOBS);
     }
 
     public TenantConfig tenant(final String name) {
@@ -106,7 +115,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
                 criticalXids, busyUtilisationPct, finishedJobsRetained, fgdWindow, backfill, preemption,
                 consolidationMaxEvictions, defaultRuntimeMs, fairShareHalfLifeMs, tenants, bestFitCpuWeight, seed, randomTies, fgdPopularityPct, fgdIntegerScore,
                 consolidationCooldownMs, consolidationWindowMs, consolidationWindowMaxEvictions, leafCongestedPct,
-                finishedJobRetentionMs, failpoint);
+                finishedJobRetentionMs, failpoint, maxWaitingJobs);
     }
 
     /**
@@ -121,7 +130,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
      * Builds a config from settings. Keys: pool, policy, stale-telemetry-timeout-ms, temperature-threshold-c,
      * evict-on-failure, critical-xids (comma list), busy-utilisation-pct, finished-jobs-retained, fgd-window,
      * backfill, preemption, consolidation-max-evictions, consolidation-cooldown-ms, consolidation-window-ms,
-     * consolidation-window-max-evictions, leaf-congested-pct, finished-job-retention-ms, default-runtime-ms, fair-share-half-life-ms, best-fit-cpu-weight,
+     * consolidation-window-max-evictions, leaf-congested-pct, finished-job-retention-ms, max-waiting-jobs, default-runtime-ms, fair-share-half-life-ms, best-fit-cpu-weight,
      * seed, random-ties, fgd-popularity-pct, fgd-integer-score, failpoint.allocate, tenant.NAME.guaranteed-gpus, tenant.NAME.weight, tenant.NAME.max-gpus. Unknown keys are an error
      * (a typo must not silently give a different policy).
      */
@@ -191,7 +200,18 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
                         "consolidation-window-max-evictions"),
                 parseInt(s.get("leaf-congested-pct"), d.leafCongestedPct(), "leaf-congested-pct"),
                 parseLong(s.get("finished-job-retention-ms"), d.finishedJobRetentionMs(), "finished-job-retention-ms"),
-                Failpoint.parse(s.get(Failpoint.SETTING)));
+                Failpoint.parse(s.get(Failpoint.SETTING)),
+                parseInt(s.get("max-waiting-jobs"), d.maxWaitingJobs(), "max-waiting-jobs"));
+    }
+
+    /**
+     * Settings as a journal entry or a snapshot recorded them. A key added after settings began to be recorded
+     * is absent from older records, and there it means what the build that wrote them did, not today's default.
+     */
+    public static EngineConfig fromRecordedSettings(final Map<String, String> recorded) {
+        final SortedMap<String, String> s = new TreeMap<>(recorded);
+        s.putIfAbsent("max-waiting-jobs", "0"); // builds before the limit let any number wait
+        return fromSettings(s);
     }
 
     private static final Set<String> KNOWN_KEYS = Collections.unmodifiableSet(new TreeSet<>(List.of(
@@ -200,7 +220,7 @@ public record EngineConfig(String poolId, ScoringPolicy policy, long staleTeleme
             "preemption", "consolidation-max-evictions", "default-runtime-ms", "fair-share-half-life-ms",
             "best-fit-cpu-weight", "seed", "random-ties", "fgd-popularity-pct", "fgd-integer-score",
             "consolidation-cooldown-ms", "consolidation-window-ms", "consolidation-window-max-evictions",
-            "leaf-congested-pct", "finished-job-retention-ms", Failpoint.SETTING)));
+            "leaf-congested-pct", "finished-job-retention-ms", "max-waiting-jobs", Failpoint.SETTING)));
 
     /** The keys {@link #fromSettings} takes, sorted, the per-tenant ones last (what --set and --engine list in their help). */
     public static List<String> settingKeys() {

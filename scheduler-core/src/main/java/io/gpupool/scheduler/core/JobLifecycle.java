@@ -52,6 +52,12 @@ final class JobLifecycle {
             reject(job, late);
             return false;
         }
+        if (cfg.maxWaitingJobs() > 0 && st.queue.size() >= cfg.maxWaitingJobs()) {
+            // shed, and say so: a backlog past this drains too late to serve anyone, and costs every decision
+            reject(job, Reason.of(ReasonCode.QUEUE_FULL, "pool " + cfg.poolId() + " already has " + st.queue.size()
+                    + " waiting jobs, its limit (max-waiting-jobs): the request is shed; submit it again later"));
+            return false;
+        }
         if (spec.placeNowOrReject()) {
             final Candidate c = placer.place(spec);
             if (c != null) {

@@ -245,7 +245,7 @@ public final class PoolEngine {
 
     /** The configuration a snapshot was written under; empty for snapshots older than version 7. */
     public static Optional<EngineConfig> snapshotConfig(final byte[] snapshot) {
-        return SnapshotCodec.settings(snapshot).map(EngineConfig::fromSettings);
+        return SnapshotCodec.settings(snapshot).map(EngineConfig::fromRecordedSettings);
     }
 
     /** Rebuilds derived structures (index, shared-room sets, stats) after a restore. */

@@ -34,5 +34,7 @@ public enum ReasonCode {
     NODE_REMOVED,
     PREEMPTED,
     CONSOLIDATED,
-    EVICTED_BY_NODE
+    EVICTED_BY_NODE,
+    // REJECTED: shed, the pool's queue is at max-waiting-jobs (may fit later: submit again)
+    QUEUE_FULL
 }

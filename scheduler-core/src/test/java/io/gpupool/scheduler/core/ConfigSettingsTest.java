@@ -24,7 +24,7 @@ class ConfigSettingsTest {
     @Test
     void everyKeyIsWrittenSoADefaultChangedLaterDoesNotChangeTheConfig() {
         final Map<String, String> s = EngineConfig.defaults("p").toSettings();
-        assertEquals(25, s.size(), s.toString());
+        assertEquals(26, s.size(), s.toString());
         assertEquals("best-fit", s.get("policy"));
         assertEquals("48,63,64,74,79,92,94,95,119,120", s.get("critical-xids"));
         assertEquals("0.0", s.get("best-fit-cpu-weight"));
@@ -56,6 +56,7 @@ class ConfigSettingsTest {
                 r.nextBoolean(), r.nextBoolean(), r.nextInt(10), r.nextLong(1, Long.MAX_VALUE), r.nextLong(1, Long.MAX_VALUE),
                 tenants, r.nextBoolean() ? 0.0 : r.nextDouble(), r.nextLong(), r.nextBoolean(), r.nextInt(1, 101),
                 r.nextBoolean(), r.nextLong(0, 10_000_000), r.nextLong(1, 10_000_000), r.nextInt(100), r.nextInt(1, 101),
-                r.nextLong(0, Long.MAX_VALUE), r.nextBoolean() ? Failpoint.NONE : new Failpoint("job-" + r.nextInt(9), r.nextInt(3)));
+                r.nextLong(0, Long.MAX_VALUE), r.nextBoolean() ? Failpoint.NONE : new Failpoint("job-" + r.nextInt(9), r.nextInt(3)),
+                r.nextInt(0, 1_000_000));
     }
 }

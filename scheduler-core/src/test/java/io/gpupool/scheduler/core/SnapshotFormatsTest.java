@@ -94,7 +94,10 @@ class SnapshotFormatsTest {
         }
         assertEquals(List.of("hca-link-layer", "job-state", "priority-class", "gang-scope", "network", "reason-code",
                 "decision-kind"), List.copyOf(table.keySet()));
-        assertEquals(names(ReasonCode.values()), table.get("reason-code"));
+        // the constants of that day, in their order; those added since are simply not named (QUEUE_FULL came after)
+        final List<String> then = new java.util.ArrayList<>(names(ReasonCode.values()));
+        then.removeAll(List.of(ReasonCode.QUEUE_FULL.name()));
+        assertEquals(then, table.get("reason-code"));
         assertEquals(names(JobState.values()), table.get("job-state"));
     }
 

@@ -26,7 +26,7 @@ final class JournaledSettings {
         final SortedMap<String, String> settings = new TreeMap<>(entry.getSettings());
         settings.putAll(overrides);
         settings.put("pool", pool); // decision ids are the pool's, whatever a writer put there
-        final EngineConfig next = EngineConfig.fromSettings(settings);
+        final EngineConfig next = EngineConfig.fromRecordedSettings(settings);
         if (next.equals(engine.config())) {
             return Applied.NOTHING;
         }

@@ -39,7 +39,7 @@ public final class EnginePool implements SimulatedPool {
 
     /**
      * The engine configuration for a policy name. Telemetry staleness is off: simulated nodes send
-     * no heartbeats, and capacity must not vanish for that. Queue policies keep preemption and
+     * no heartbeats, and capacity must not vanish for that; no submit is shed (no max-waiting-jobs). Queue policies keep preemption and
      * consolidation off (one priority class, nothing to preempt for).
      */
     static EngineConfig config(final PoolSettings settings) {
@@ -48,6 +48,8 @@ public final class EnginePool implements SimulatedPool {
         s.put("stale-telemetry-timeout-ms", "0");
         s.put("preemption", "false");
         s.put("consolidation-max-evictions", "0");
+        // a trace's burst may queue more jobs than a live pool lets wait: the study is of placement, not shedding
+        s.put("max-waiting-jobs", "0");
         s.put("seed", Long.toString(settings.seed()));
         final String policy = settings.policy().trim().toLowerCase(Locale.ROOT);
         switch (policy) {
