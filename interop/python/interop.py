@@ -37,6 +37,10 @@ SECURITY = os.environ.get("GPUPOOL_SECURITY", "")
 if SECURITY not in ("", "SASL_SSL"):
     sys.exit("GPUPOOL_SECURITY=%s: only SASL_SSL (SCRAM-SHA-512 over TLS, as gpupool up --secure) is known" % SECURITY)
 SECURED = SECURITY == "SASL_SSL"
+# SCRAM-SHA-512 by default; PLAIN (over the same TLS) for a librdkafka whose SCRAM Kafka 4 refuses, see below
+SASL_MECHANISM = os.environ.get("GPUPOOL_SASL_MECHANISM", "SCRAM-SHA-512")
+if SASL_MECHANISM not in ("SCRAM-SHA-512", "PLAIN"):
+    sys.exit("GPUPOOL_SASL_MECHANISM=%s: gpupool up --secure offers SCRAM-SHA-512 and PLAIN" % SASL_MECHANISM)
 REGISTRY_USER_INFO = os.environ.get("GPUPOOL_REGISTRY_USER_INFO", "")
 # the auditor may join only groups of this prefix (StackAcls.AUDITOR_GROUPS)
 READER_GROUP = "gpupool-auditor-" + RUN
@@ -98,10 +102,10 @@ def required(name):
 
 
 def broker(who):
-    """librdkafka's settings as one principal: SCRAM-SHA-512 over TLS trusting the stack's CA; without security, none."""
+    """librdkafka's settings as one principal: SASL (SCRAM-SHA-512 or PLAIN) over TLS trusting the stack's CA; without security, none."""
     conf = {"bootstrap.servers": BOOTSTRAP}
     if SECURED:
-        conf.update({"security.protocol": "SASL_SSL", "sasl.mechanisms": "SCRAM-SHA-512",
+        conf.update({"security.protocol": "SASL_SSL", "sasl.mechanisms": SASL_MECHANISM,
                      "sasl.username": required("GPUPOOL_%s_USER" % who), "sasl.password": required("GPUPOOL_%s_PASSWORD" % who),
                      "ssl.ca.location": required("GPUPOOL_CA_PEM")})
     return conf
@@ -130,14 +134,14 @@ def broker_login():
         client = Producer(dict(broker(who), **{"error_cb": errors.append}))
         try:
             client.list_topics(timeout=15)
-            ok, detail = True, "%s over %s" % (os.environ.get("GPUPOOL_%s_USER" % who), SECURITY)
+            ok, detail = True, "%s, %s over %s" % (os.environ.get("GPUPOOL_%s_USER" % who), SASL_MECHANISM, SECURITY)
         except Exception as e:  # the metadata request fails; why, error_cb says when polled
             client.poll(1)
             why = [x.str() for x in errors if x.code() == KafkaError._AUTHENTICATION] or [str(e)]
             ok, detail = False, "%s: %s" % (os.environ.get("GPUPOOL_%s_USER" % who), why[-1])
-        if not ok and parse_version(libversion()[0]) < SCRAM_FIXED_IN:
-            detail += " (librdkafka %s: SCRAM to a Kafka 4 broker needs librdkafka %s or newer)" % (
-                libversion()[0], ".".join(map(str, SCRAM_FIXED_IN)))
+        if not ok and SASL_MECHANISM != "PLAIN" and parse_version(libversion()[0]) < SCRAM_FIXED_IN:
+            detail += " (librdkafka %s: SCRAM to a Kafka 4 broker needs librdkafka %s or newer; GPUPOOL_SASL_MECHANISM=PLAIN" \
+                      " logs in over the same TLS)" % (libversion()[0], ".".join(map(str, SCRAM_FIXED_IN)))
         step("broker-login:" + who.lower(), ok, detail)
         if not ok:
             return False

@@ -11,6 +11,8 @@ import io.gpupool.cli.up.ServiceGroup;
 import io.gpupool.cli.up.StackService;
 import io.gpupool.cli.up.TopicsService;
 import io.gpupool.cli.up.UpContext;
+import io.gpupool.cli.workload.JobCommandProducer;
+import io.gpupool.cli.workload.JobCommands;
 import io.gpupool.localstack.LocalStackSettings;
 import io.gpupool.localstack.broker.BrokerSettings;
 import io.gpupool.localstack.secure.StackPrincipal;
@@ -97,7 +99,7 @@ class SecureStackTest {
     void theSubmittersPrincipalSubmitsAndTheJobIsDecided() throws Exception {
         final CliRun submit = CliRun.of("submit", "--data-dir", dataDir.toString(),
                 "--command-config", clientFile(StackPrincipal.SUBMITTER).toString(),
-                "--job-id", "secure-j1", "--tenant", "team-a", "--gpus", "1", "--wait", "--timeout", "120s");
+                "--job-id", "secure-j1", "--tenant", "team-a", "--gpus", "1", "--no-check", "--wait", "--timeout", "120s");
         assertThat(submit.exitCode()).as(submit.out() + submit.err()).isZero();
         // no node has reported yet: the decision is that the job waits
         assertThat(submit.out()).contains("secure-j1").contains("decision=QUEUED");
@@ -131,8 +133,13 @@ class SecureStackTest {
 
     @Test
     void aTenantsCredentialsSubmitToItsOwnTopicAsThatTenant() throws Exception {
+        // submit's own check reads the inventory with the tenant's credentials: no collector runs here, so no nodes
+        final CliRun checked = CliRun.of("submit", "--data-dir", dataDir.toString(), "--command-config", tenantFile("team-a"),
+                "--job-id", "ta-0", "--gpus", "1");
+        assertThat(checked.exitCode()).as(checked.out() + checked.err()).isEqualTo(ExitCodes.REFUSED.code());
+        assertThat(checked.err()).contains("has no nodes");
         final CliRun submit = CliRun.of("submit", "--data-dir", dataDir.toString(), "--command-config", tenantFile("team-a"),
-                "--job-id", "ta-1", "--gpus", "1", "--wait", "--timeout", "120s");
+                "--job-id", "ta-1", "--gpus", "1", "--no-check", "--wait", "--timeout", "120s");
         assertThat(submit.exitCode()).as(submit.out() + submit.err()).isZero();
         assertThat(submit.out()).contains("decision=QUEUED");
         final CliRun jobs = CliRun.of("jobs", "--data-dir", dataDir.toString(), "--state", "queued", "--tenant", "team-a",
@@ -162,11 +169,19 @@ class SecureStackTest {
         assertThat(refusedHere.err()).contains("tenant team-a's");
 
         final CliRun owned = CliRun.of("submit", "--data-dir", dataDir.toString(), "--command-config", tenantFile("team-b"),
-                "--job-id", "tb-1", "--gpus", "1", "--wait", "--timeout", "120s");
+                "--job-id", "tb-1", "--gpus", "1", "--no-check", "--wait", "--timeout", "120s");
         assertThat(owned.exitCode()).as(owned.out() + owned.err()).isZero();
         final CliRun cancel = CliRun.of("cancel", "tb-1", "--data-dir", dataDir.toString(), "--command-config",
                 tenantFile("team-a"));
-        assertThat(cancel.exitCode()).as(cancel.out() + cancel.err()).isZero();
+        assertThat(cancel.exitCode()).isEqualTo(ExitCodes.REFUSED.code());
+        assertThat(cancel.err()).contains("job tb-1 is tenant team-b's; these credentials are tenant team-a's");
+        // past the command's own check, as any client could: the scheduler refuses it
+        final Properties teamA = tenantClient("team-a");
+        teamA.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, context.bootstrapServers());
+        try (JobCommandProducer producer = new JobCommandProducer(teamA, context.registryUrl().orElseThrow(),
+                "gpupool.jobs.team-a")) {
+            producer.sendAndWait(JobCommands.cancel("tb-1", "not mine", "team-a@test"));
+        }
         assertThat(awaitDeadLetter("RefusedJobCommand", "job tb-1 is tenant team-b's")).isTrue();
         final CliRun still = CliRun.of("jobs", "--data-dir", dataDir.toString(), "--state", "queued", "-o", "json");
         assertThat(still.out()).contains("\"tb-1\"");

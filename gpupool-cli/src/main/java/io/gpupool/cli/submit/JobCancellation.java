@@ -40,7 +40,7 @@ public final class JobCancellation {
         final PrintWriter err = spec.commandLine().getErr();
         final Optional<QueryClient> scheduler = stack.scheduler();
         if (scheduler.isPresent()) {
-            final Optional<ExitCodes> refused = refusal(scheduler.get(), jobId, err);
+            final Optional<ExitCodes> refused = refusal(scheduler.get(), jobId, stack.credentialTenant(), err);
             if (refused.isPresent()) {
                 return refused.get().code();
             }
@@ -53,8 +53,8 @@ public final class JobCancellation {
     }
 
     /** Why the cancel is not sent (said on stderr), or empty when it should go out. */
-    private static Optional<ExitCodes> refusal(final QueryClient scheduler, final String jobId, final PrintWriter err)
-            throws InterruptedException {
+    private static Optional<ExitCodes> refusal(final QueryClient scheduler, final String jobId,
+            final Optional<String> credentialTenant, final PrintWriter err) throws InterruptedException {
         final JsonNode job;
         try {
             job = lookUp(scheduler, jobId);
@@ -69,6 +69,14 @@ public final class JobCancellation {
                     e.getMessage());
             err.flush();
             return Optional.empty();
+        }
+        final String owner = job.path("tenant").asText("");
+        if (credentialTenant.isPresent() && !owner.isEmpty() && !owner.equals(credentialTenant.get())) {
+            // the scheduler would refuse it (dead-lettered, no decision): say so now instead of waiting for none
+            err.printf("gpupool cancel: job %s is tenant %s's; these credentials are tenant %s's, and the scheduler"
+                    + " refuses a tenant's cancel of another tenant's job%n", jobId, owner, credentialTenant.get());
+            err.flush();
+            return Optional.of(ExitCodes.REFUSED);
         }
         final String state = job.path("state").asText();
         if (!hasEnded(job)) {

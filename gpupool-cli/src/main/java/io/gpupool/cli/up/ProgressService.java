@@ -1,5 +1,6 @@
 package io.gpupool.cli.up;
 
+import io.gpupool.localstack.secure.StackPrincipal;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpupool.scheduler.query.QueryEndpoint;
 import io.gpupool.sink.apply.PartKey;
@@ -12,7 +13,6 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.CommonClientConfigs;
 
 /**
  * Live progress of {@code gpupool up} on stderr, one name=value line every --progress-every, and
@@ -47,8 +47,8 @@ public final class ProgressService implements UpService {
                 .map(SchedulerProbe::new);
         final long began = System.nanoTime();
         final long decisionsAtStart = probe.flatMap(p -> p.decisions(null)).orElse(0L);
-        final Properties client = new Properties();
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, context.bootstrapServers());
+        // as the auditor on a secured stack: it only reads the decisions
+        final Properties client = context.clientProperties(StackPrincipal.AUDITOR);
         final DecisionTally jobs = new DecisionTally(client, context.registryUrl().orElseThrow(
                 () -> new IllegalStateException("progress needs the schema registry")),
                 TopicCatalog.defaults().withOverrides(context.config()).name(Topic.DECISIONS), runStartMs).start();

@@ -36,7 +36,7 @@ public final class SecureService implements UpService {
             TenantAccess.apply(admin, catalog, security);
         }
         security.writeClientFiles();
-        context.out().printf("  security   SASL_SSL (SCRAM-SHA-512 over TLS), ACLs per principal; registry over HTTPS with"
+        context.out().printf("  security   SASL_SSL (SCRAM-SHA-512, or PLAIN for old librdkafka, over TLS), ACLs per principal; registry over HTTPS with"
                 + " basic auth%n");
         context.out().printf("             client settings per principal (--command-config FILE):%n");
         for (final StackPrincipal p : StackPrincipal.values()) {

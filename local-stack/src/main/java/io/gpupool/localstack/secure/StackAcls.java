@@ -24,10 +24,10 @@ import org.apache.kafka.common.resource.ResourceType;
  *              owns its application id's internal topics, group and transactional ids
  *   sink       reads node-commands; writes job-events, dlq; its groups gpupool-sink*
  *   collector  writes inventory, telemetry.gpu, telemetry.link
- *   submitter  writes jobs; reads decisions (submit --wait)
+ *   submitter  writes jobs; reads decisions (submit --wait) and the inventory (submit's check)
  *   auditor    reads every gpupool topic and the groups' committed positions, writes nothing; joins only
  *              its own readers' groups gpupool-auditor* (a kafkajs consumer always joins one)
- *   tenant-T   writes its own job topic gpupool.jobs.T; reads decisions ({@link TenantAccess})
+ *   tenant-T   writes its own job topic gpupool.jobs.T; reads decisions and the inventory ({@link TenantAccess})
  * </pre>
  * The scheduler and the auditor read every tenant's job topic (prefix {@code gpupool.jobs.}).
  * Creating them again is harmless, so every secured start applies them (a renamed topic gets its ACLs).
@@ -86,8 +86,11 @@ public final class StackAcls {
 
         allow(acls, StackPrincipal.SUBMITTER, ResourceType.TOPIC, topics.name(Topic.JOBS), PatternType.LITERAL,
                 AclOperation.WRITE, AclOperation.DESCRIBE);
-        allow(acls, StackPrincipal.SUBMITTER, ResourceType.TOPIC, topics.name(Topic.DECISIONS), PatternType.LITERAL,
-                AclOperation.READ, AclOperation.DESCRIBE);
+        // decisions for submit --wait, the inventory for submit's check that the pool can ever hold the job
+        for (final Topic t : List.of(Topic.DECISIONS, Topic.INVENTORY)) {
+            allow(acls, StackPrincipal.SUBMITTER, ResourceType.TOPIC, topics.name(t), PatternType.LITERAL,
+                    AclOperation.READ, AclOperation.DESCRIBE);
+        }
         // the audit reads the scheduler group's committed positions (OffsetFetch); DESCRIBE cannot commit or join
         allow(acls, StackPrincipal.AUDITOR, ResourceType.GROUP, TOOL_GROUPS, PatternType.PREFIXED, AclOperation.DESCRIBE);
         allow(acls, StackPrincipal.AUDITOR, ResourceType.GROUP, AUDITOR_GROUPS, PatternType.PREFIXED, AclOperation.READ);

@@ -34,6 +34,8 @@ import javax.net.ssl.SSLContext;
 public final class StackSecurity {
     public static final String DIR = "secure";
     public static final String MECHANISM = "SCRAM-SHA-512";
+    /** Also enabled on the TLS listener, for clients whose SCRAM cannot talk to Kafka 4 (see {@link #plainUsers}). */
+    public static final String PLAIN_MECHANISM = "PLAIN";
     public static final String LISTENER = "SASL_SSL";
     /**
      * The key of {@link #caPem()} in each client file, for the clients of other languages, which need the CA as PEM.
@@ -185,10 +187,11 @@ public final class StackSecurity {
         p.put("advertised.listeners", LISTENER + "://127.0.0.1:" + brokerPort);
         p.put("inter.broker.listener.name", LISTENER);
         p.put("listener.security.protocol.map", LISTENER + ":" + LISTENER + ",CONTROLLER:SASL_PLAINTEXT");
-        p.put("sasl.enabled.mechanisms", MECHANISM);
+        p.put("sasl.enabled.mechanisms", MECHANISM + "," + PLAIN_MECHANISM);
         p.put("sasl.mechanism.inter.broker.protocol", MECHANISM);
-        p.put("listener.name.sasl_ssl.sasl.enabled.mechanisms", MECHANISM);
+        p.put("listener.name.sasl_ssl.sasl.enabled.mechanisms", MECHANISM + "," + PLAIN_MECHANISM);
         p.put("listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config", scramJaas(StackPrincipal.ADMIN.user(), admin));
+        p.put("listener.name.sasl_ssl.plain.sasl.jaas.config", plainUsers());
         p.put("listener.name.controller.sasl.enabled.mechanisms", "PLAIN");
         p.put("sasl.mechanism.controller.protocol", "PLAIN");
         p.put("listener.name.controller.plain.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required"
@@ -205,6 +208,23 @@ public final class StackSecurity {
         p.put("super.users", StackPrincipal.ADMIN.kafkaPrincipal());
         p.put("allow.everyone.if.no.acl.found", "false");
         return p;
+    }
+
+    /**
+     * The same users and passwords for SASL/PLAIN, on the same TLS listener: librdkafka before 2.6.1 (Debian 12's
+     * python3-confluent-kafka runs on 2.0.2) sends its SCRAM nonce twice in the final message, which Kafka 4 refuses
+     * as invalid credentials (librdkafka pull request 4895). PLAIN sends the password inside TLS, checked against the
+     * broker's certificate; the principal ({@code User:<name>}) and so the ACLs are the same as with SCRAM.
+     */
+    private String plainUsers() {
+        final StringBuilder jaas = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required");
+        for (final StackPrincipal p : StackPrincipal.values()) {
+            jaas.append(" user_").append(p.user()).append("=\"").append(password(p)).append('"');
+        }
+        for (final String tenant : tenants()) {
+            jaas.append(" user_").append(tenantUser(tenant)).append("=\"").append(tenantPassword(tenant)).append('"');
+        }
+        return jaas.append(';').toString();
     }
 
     /** {@code --add-scram} for every user: the SCRAM credentials are in the cluster's metadata from its first start. */

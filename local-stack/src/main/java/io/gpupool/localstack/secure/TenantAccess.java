@@ -23,7 +23,7 @@ import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * The tenants of the secured stack: a SCRAM user {@code tenant-<name>} each, which may write its own job topic
- * ({@code <jobs>.<name>}) and nothing else, and read decisions (submit --wait). The topic ACL is LITERAL: a
+ * ({@code <jobs>.<name>}) and nothing else, and read decisions (submit --wait) and the inventory (submit's check). The topic ACL is LITERAL: a
  * PREFIXED one on {@code gpupool.jobs.a} would let tenant "a" write {@code gpupool.jobs.ab} too. The scheduler
  * reads every tenant topic ({@link StackAcls}) and takes the tenant from the topic, so a tenant's credentials
  * cannot submit or cancel for another. Users are added at every start through the admin API (tenants are added
@@ -42,7 +42,9 @@ public final class TenantAccess {
             final String principal = "User:" + StackSecurity.tenantUser(tenant);
             allow(acls, principal, TenantJobTopics.topic(topics.name(Topic.JOBS), tenant), AclOperation.WRITE,
                     AclOperation.DESCRIBE);
-            allow(acls, principal, topics.name(Topic.DECISIONS), AclOperation.READ, AclOperation.DESCRIBE);
+            for (final Topic t : List.of(Topic.DECISIONS, Topic.INVENTORY)) { // as the submitter: --wait, submit's check
+                allow(acls, principal, topics.name(t), AclOperation.READ, AclOperation.DESCRIBE);
+            }
         }
         return acls;
     }
