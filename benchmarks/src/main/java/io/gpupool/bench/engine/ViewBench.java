@@ -4,6 +4,7 @@ import io.gpupool.scheduler.core.JobSpec;
 import io.gpupool.scheduler.core.JobView;
 import io.gpupool.scheduler.core.PoolEngine;
 import io.gpupool.scheduler.stream.PoolEngines;
+import io.gpupool.scheduler.stream.PoolFigures;
 import io.gpupool.scheduler.stream.PoolView;
 import io.gpupool.scheduler.stream.SchedulerMetrics;
 import io.gpupool.scheduler.stream.ViewPublisher;
@@ -49,6 +50,15 @@ public final class ViewBench {
             bytes = d.engine.snapshot();
             snapshotNs.add(System.nanoTime() - t0);
         }
+        // what the gauges cost instead since they read figures, not views: a scan of nodes and running jobs
+        final List<Long> figuresNs = new ArrayList<>();
+        for (int i = 0; i < 15; i++) {
+            final long t0 = System.nanoTime();
+            PoolFigures.of("bench", i, 0, d.engine);
+            figuresNs.add(System.nanoTime() - t0);
+        }
+        out.put("placer_figures_ms_p50", ms(percentile(figuresNs.subList(5, 15), 50)));
+        out.put("placer_figures_ms_max", ms(percentile(figuresNs.subList(5, 15), 100)));
         out.put("snapshot_bytes", Integer.toString(bytes.length));
         out.put("placer_publish_ms_p50", ms(percentile(snapshotNs.subList(5, 15), 50)));
         out.put("placer_publish_ms_max", ms(percentile(snapshotNs.subList(5, 15), 100)));

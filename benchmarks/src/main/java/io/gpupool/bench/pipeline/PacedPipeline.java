@@ -313,13 +313,13 @@ final class PacedPipeline implements AutoCloseable {
     }
 
     /**
-     * Queue and GPUs of the bench pool as its last published view shows them: where a collapse starts. It asks
-     * for no new view: a view is an engine snapshot on the placer's thread (hundreds of ms for 32k GPUs on a
-     * loaded machine), and one every progress line would be in every latency window. Views are asked for
-     * between windows ({@link #idle}), so the line shows the pool as of the last one, with its age.
+     * Queue and GPUs of the bench pool as its gauge figures show them: where a collapse starts. It asks for no
+     * view: a view is an engine snapshot on the placer's thread (hundreds of ms for 32k GPUs on a loaded
+     * machine), and one every progress line would be in every latency window; the figures are a scan of a few
+     * milliseconds, the same the scheduler's own gauges ask for. The line shows the last ones, with their age.
      */
     private String poolLine() {
-        return app.engines().pool(PipelineBench.POOL).flatMap(h -> h.views().lastPublished()).map(v -> {
+        return app.engines().pool(PipelineBench.POOL).flatMap(h -> h.views().latestFigures()).map(v -> {
             long allocated = 0;
             long unhealthy = 0;
             long total = 0;
@@ -329,7 +329,8 @@ final class PacedPipeline implements AutoCloseable {
                 total += m.total();
             }
             return "queued=" + v.queueDepth().total() + " gpus_allocated=" + allocated + "/" + total
-                    + " unhealthy=" + unhealthy + " (view " + v.ageMs() / 1000 + " s old)";
+                    + " unhealthy=" + unhealthy + " (figures " + Math.max(0, System.currentTimeMillis() - v.takenAtMs()) / 1000
+                    + " s old)";
         }).orElse("pool not yet known");
     }
 

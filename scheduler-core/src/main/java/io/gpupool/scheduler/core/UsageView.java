@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.TreeMap;
 
 /** Computes {@link PoolUsage} from the jobs holding resources (in the order they became live: deterministic). */
@@ -18,7 +19,10 @@ final class UsageView {
     static PoolUsage of(final PoolState st, final EngineConfig cfg, final int maxIdleRows) {
         final TreeMap<String, double[]> byTenant = new TreeMap<>(); // held, idle
         cfg.tenants().keySet().forEach(t -> byTenant.put(t, new double[2]));
-        final List<PoolUsage.IdleAllocation> idle = new ArrayList<>();
+        // the most idle rows only: a bounded heap whose head is the least idle kept, not a sort of every idle part
+        // (a full pool of idle 1-GPU jobs has tens of thousands; the gauges read this every few seconds)
+        final int keep = Math.max(0, maxIdleRows);
+        final PriorityQueue<PoolUsage.IdleAllocation> idle = new PriorityQueue<>(keep + 1, MOST_IDLE_FIRST.reversed());
         double idleTotal = 0;
         for (final Job j : st.activeJobs.values()) {
             if (!j.state.holdsResources()) {
@@ -38,17 +42,23 @@ final class UsageView {
                 if (idleHere > 0) {
                     tenant[1] += idleHere;
                     idleTotal += idleHere;
-                    idle.add(new PoolUsage.IdleAllocation(j.spec.tenant(), j.id(), part.nodeId(), idleHere));
+                    if (keep > 0) {
+                        idle.add(new PoolUsage.IdleAllocation(j.spec.tenant(), j.id(), part.nodeId(), idleHere));
+                        if (idle.size() > keep) {
+                            idle.poll();
+                        }
+                    }
                 }
             }
         }
-        idle.sort(MOST_IDLE_FIRST);
+        final List<PoolUsage.IdleAllocation> mostIdle = new ArrayList<>(idle);
+        mostIdle.sort(MOST_IDLE_FIRST);
         final List<PoolUsage.TenantUsage> tenants = new ArrayList<>(byTenant.size());
         for (final Map.Entry<String, double[]> e : byTenant.entrySet()) {
             final TenantConfig q = cfg.tenant(e.getKey());
             tenants.add(new PoolUsage.TenantUsage(e.getKey(), e.getValue()[0], e.getValue()[1], q.guaranteedGpus(),
                     q.maxGpus()));
         }
-        return new PoolUsage(tenants, idle.subList(0, Math.min(idle.size(), Math.max(0, maxIdleRows))), idleTotal);
+        return new PoolUsage(tenants, mostIdle, idleTotal);
     }
 }

@@ -13,15 +13,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * Pool gauges: GPUs by pool, model and state (total, allocatable, unhealthy, allocated, busy, free),
  * queue depth by priority class and by tenant, how long the oldest waiting job has waited (stream
  * time, so alerts on waiting jobs agree with the journal), fragmentation. Refreshed by {@link #refresh()} (the
- * application calls it every few seconds) from each pool's latest published {@link PoolView}, never the live
- * engine: a scan of a big pool costs the placer nothing, and a pool is scanned once per view, not per refresh.
- * A pool whose first view is not published yet is left out until the next refresh.
+ * application calls it every few seconds) from each pool's latest {@link PoolFigures}, which the placer works
+ * out between journal entries when asked: a scan of the nodes and running jobs, never an engine snapshot, so
+ * scraping the gauges does not stall decisions. A pool whose first figures are not out yet is left out until
+ * the next refresh.
  *
  * <p>Who holds what: GPUs held and idle per tenant with its quota, and the allocated-but-idle GPUs by tenant,
  * job and node (label job_id: Prometheus keeps "job" for its scrape job). Job ids are unbounded, so that gauge has a row only for an allocation that sits idle, and at
@@ -72,12 +72,12 @@ public final class PoolGauges {
         final List<MultiGauge.Row<?>> tq = new ArrayList<>();
         final List<MultiGauge.Row<?>> idle = new ArrayList<>();
         for (final PoolEngines.Handle h : engines.all()) {
-            final Optional<PoolView> view = h.views().latest();
-            if (view.isEmpty()) {
+            final Optional<PoolFigures> figures = h.views().latestFigures();
+            if (figures.isEmpty()) {
                 continue;
             }
-            final PoolCapacity cap = view.get().capacity();
-            final QueueDepth q = view.get().queueDepth();
+            final PoolCapacity cap = figures.get().capacity();
+            final QueueDepth q = figures.get().queueDepth();
             for (final ModelCapacity m : cap.byModel().values()) {
                 final Tags t = Tags.of("pool", h.pool(), "model", m.model());
                 g.add(MultiGauge.Row.of(t.and("state", "total"), m.total()));
@@ -95,8 +95,8 @@ public final class PoolGauges {
                 qt.add(MultiGauge.Row.of(Tags.of("pool", h.pool(), "tenant", e.getKey()), e.getValue()));
             }
             f.add(MultiGauge.Row.of(Tags.of("pool", h.pool()), cap.fragmentation()));
-            w.add(MultiGauge.Row.of(Tags.of("pool", h.pool()), oldestWaitSeconds(view.get())));
-            usage(h.pool(), view.get().usage(), tg, tq, idle);
+            w.add(MultiGauge.Row.of(Tags.of("pool", h.pool()), figures.get().oldestWaitSeconds()));
+            usage(h.pool(), figures.get().usage(), tg, tq, idle);
         }
         gpus.register(g, true);
         queueByClass.register(qc, true);
@@ -123,10 +123,5 @@ public final class PoolGauges {
             idle.add(MultiGauge.Row.of(Tags.of("pool", pool, "tenant", a.tenant(), "job_id", a.jobId(), "node", a.nodeId()),
                     a.idleGpus()));
         }
-    }
-
-    private static double oldestWaitSeconds(final PoolView view) {
-        final OptionalLong oldest = view.oldestQueuedSubmitMs();
-        return oldest.isEmpty() ? 0 : Math.max(0, view.streamTimeMs() - oldest.getAsLong()) / 1000.0;
     }
 }

@@ -21,6 +21,10 @@ public final class PoolViewBoard {
     private final AtomicBoolean wanted = new AtomicBoolean();
     /** When ({@link System#nanoTime}) the placer may snapshot this pool again; its thread only ({@link ViewPublisher}). */
     long nextSnapshotNs = Long.MIN_VALUE;
+    private volatile PoolFigures figures;
+    private final AtomicBoolean figuresWanted = new AtomicBoolean();
+    /** When the placer may work out this pool's figures again; its thread only ({@link ViewPublisher}). */
+    long nextFiguresNs = Long.MIN_VALUE;
 
     PoolViewBoard(final LongSupplier placerOffset) {
         this.placerOffset = placerOffset;
@@ -72,6 +76,28 @@ public final class PoolViewBoard {
      */
     public Optional<PoolView> lastPublished() {
         return Optional.ofNullable(latest);
+    }
+
+    /**
+     * The latest gauge figures, however old, without waiting, and a request for new ones (they cost the placer a
+     * scan, never a snapshot: {@link PoolFigures}). Empty until the placer first worked them out.
+     */
+    public Optional<PoolFigures> latestFigures() {
+        figuresWanted.set(true);
+        return Optional.ofNullable(figures);
+    }
+
+    /** The last figures published, without asking for new ones. */
+    public Optional<PoolFigures> lastFigures() {
+        return Optional.ofNullable(figures);
+    }
+
+    boolean takeFiguresWanted() {
+        return figuresWanted.getAndSet(false);
+    }
+
+    void publishFigures(final PoolFigures next) {
+        figures = next;
     }
 
     /** Whether a reader asked since the last publication; asking again sets it again. */

@@ -21,15 +21,48 @@ public final class ViewPublisher {
     static final int WORK_PER_VIEW = 9;
 
     private final Timer publish;
+    private final Timer figures;
 
     public ViewPublisher(final SchedulerMetrics metrics) {
         this.publish = Timer.builder("gpupool.view.publish")
-                .description("Placer time spent taking the engine snapshot behind a pool view that queries and gauges read")
+                .description("Placer time spent taking the engine snapshot behind a pool view that queries read")
+                .register(metrics.registry());
+        this.figures = Timer.builder("gpupool.view.figures")
+                .description("Placer time spent working out the figures the pool gauges read (a scan, no snapshot)")
                 .register(metrics.registry());
     }
 
-    /** Publishes the pool's view if a reader wants one. Runs on the stream thread that drives {@code engine}. */
+    /** Publishes the pool's view and its gauge figures if a reader wants them. Runs on the stream thread that drives {@code engine}. */
     public void publishIfWanted(final PoolEngines.Handle handle, final PoolEngine engine) {
+        figuresIfWanted(handle, engine);
+        viewIfWanted(handle, engine);
+    }
+
+    /** The gauges' figures: a scan, not a snapshot, held to a tenth of the placer's time like views. */
+    private void figuresIfWanted(final PoolEngines.Handle handle, final PoolEngine engine) {
+        final PoolViewBoard board = handle.views();
+        if (System.nanoTime() < board.nextFiguresNs || !board.takeFiguresWanted()) {
+            return;
+        }
+        final long now = SchedulerMetrics.wallNowMs();
+        final long offset = handle.journalOffset();
+        final PoolFigures last = board.lastFigures().orElse(null);
+        if (last != null && last.journalOffset() == offset) {
+            board.publishFigures(last.reconfirmed(now));
+            return;
+        }
+        final long t0 = System.nanoTime();
+        final PoolFigures next;
+        synchronized (handle) {
+            next = PoolFigures.of(handle.pool(), offset, now, engine);
+        }
+        final long t1 = System.nanoTime();
+        figures.record(t1 - t0, TimeUnit.NANOSECONDS);
+        board.nextFiguresNs = t1 + WORK_PER_VIEW * (t1 - t0);
+        board.publishFigures(next);
+    }
+
+    private void viewIfWanted(final PoolEngines.Handle handle, final PoolEngine engine) {
         final PoolViewBoard board = handle.views();
         if (System.nanoTime() < board.nextSnapshotNs || !board.takeWanted()) {
             return;

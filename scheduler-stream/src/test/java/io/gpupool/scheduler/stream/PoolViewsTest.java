@@ -80,6 +80,34 @@ class PoolViewsTest {
                 }, v -> v.journalOffset() == pool().journalOffset());
     }
 
+    /** The gauges ask, and punctuations of the placer work the figures out, until they are at the placer's offset. */
+    private PoolFigures figuresPublished(final PoolGauges gauges) {
+        final PoolFigures f = await("figures at the placer's offset").atMost(BOUND).pollInSameThread().pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(10)).until(() -> {
+                    gauges.refresh();
+                    h.driver.advanceWallClockTime(ViewPublisher.EVERY);
+                    return pool().views().lastFigures().orElse(null);
+                }, x -> x != null && x.journalOffset() == pool().journalOffset());
+        gauges.refresh();
+        return f;
+    }
+
+    @Test
+    void gaugesReadFiguresTheyCostThePlacerNoSnapshot() {
+        final PoolGauges gauges = new PoolGauges(h.engines, h.meters);
+        final PoolFigures f = figuresPublished(gauges);
+        for (int i = 0; i < 5; i++) {
+            gauges.refresh();
+            h.driver.advanceWallClockTime(ViewPublisher.EVERY.multipliedBy(10));
+        }
+        assertThat(f.capacity()).isEqualTo(pool().read(PoolEngine::capacity));
+        assertThat(f.queueDepth()).isEqualTo(pool().read(PoolEngine::queueDepth));
+        assertThat(f.usage()).isEqualTo(pool().read(e -> e.usage(PoolView.IDLE_ROWS)));
+        assertThat(h.meters.find("gpupool.view.figures").timer().count()).isPositive();
+        assertThat(h.meters.find("gpupool.view.publish").timer().count()).as("engine snapshots for views").isZero();
+        assertThat(gauge("gpupool.queue.depth.tenant", "tenant", "team-c")).isEqualTo(1);
+    }
+
     @Test
     void explainOnTheViewEqualsExplainOnTheLiveEngineAtTheSameJournalPosition() {
         final PoolView view = published();
@@ -138,7 +166,7 @@ class PoolViewsTest {
     @Test
     void gaugesRefreshWhileThePlacerHoldsThePoolsLock() throws Exception {
         final PoolGauges gauges = new PoolGauges(h.engines, h.meters);
-        published();
+        figuresPublished(gauges);
         final CountDownLatch held = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
         // what the placer does while it applies one (long) journal entry
@@ -165,8 +193,7 @@ class PoolViewsTest {
         for (int n = 0; n < 4; n++) {
             h.gpu.pipeInput("n" + n, Fixtures.gpus("n" + n, 8, 0, now), now); // nothing works: allocated is idle
         }
-        published();
-        gauges.refresh();
+        figuresPublished(gauges);
         assertThat(gauge("gpupool.tenant.gpus", "tenant", "team-a", "state", "held")).isEqualTo(20);
         assertThat(gauge("gpupool.tenant.gpus", "tenant", "team-a", "state", "idle")).isEqualTo(20);
         assertThat(gauge("gpupool.tenant.quota.gpus", "tenant", "team-a", "limit", "guaranteed")).isZero();
@@ -179,8 +206,7 @@ class PoolViewsTest {
         for (int n = 0; n < 4; n++) {
             h.gpu.pipeInput("n" + n, Fixtures.gpus("n" + n, 8, 90, now), now); // now they work
         }
-        published();
-        gauges.refresh();
+        figuresPublished(gauges);
         assertThat(h.meters.find("gpupool.gpus.allocated.idle").gauges()).as("rows only for idle allocations").isEmpty();
         assertThat(gauge("gpupool.tenant.gpus", "tenant", "team-a", "state", "idle")).isZero();
 
