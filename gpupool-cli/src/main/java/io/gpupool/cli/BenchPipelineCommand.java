@@ -54,7 +54,7 @@ public final class BenchPipelineCommand implements Callable<Integer> {
     @Option(names = "--measure", defaultValue = "30", description = "Seconds of each measured window (default ${DEFAULT-VALUE}).")
     int measureS;
 
-    @Option(names = "--find-max", description = "Search for the highest offered rate whose p99 holds --p99-target-ms for a measured window, from 0.8x the drain ceiling (instead of --rate).")
+    @Option(names = "--find-max", description = "Search for the highest offered rate whose p99 holds --p99-target-ms for a measured window, from 0.4x the drain ceiling (a paced request is a whole job, at least twice a drained one) (instead of --rate).")
     boolean findMax;
 
     @Option(names = "--p99-target-ms", defaultValue = "250", description = "The p99 a rate must hold in the search (default ${DEFAULT-VALUE}).")

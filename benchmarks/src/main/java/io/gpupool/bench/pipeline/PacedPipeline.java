@@ -307,9 +307,10 @@ final class PacedPipeline implements AutoCloseable {
         recent = new LatencyRecorder();
     }
 
+    /** Waiting jobs as the gauge figures say (a scan, no engine snapshot); -1 before the first figures. */
     private long queued() {
-        return app.engines().pool(PipelineBench.POOL).flatMap(h -> h.views().current())
-                .map(v -> (long) v.queueDepth().total()).orElse(0L);
+        return app.engines().pool(PipelineBench.POOL).flatMap(h -> h.views().latestFigures())
+                .map(v -> (long) v.queueDepth().total()).orElse(-1L);
     }
 
     /**

@@ -33,7 +33,15 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  */
 public final class PipelineBench {
     static final String POOL = "bench";
-    private static final long IDLE_LIMIT_MS = 120_000;
+    /** How long a step waits for the scheduler to be idle: a step begun on a backlog measures the backlog. */
+    private static final long IDLE_LIMIT_MS = 600_000;
+    /**
+     * The search's first probe as a share of the drain ceiling. A paced request is a job's whole life (submit,
+     * PLACED, COMPLETED, RELEASED, with telemetry besides), at least twice a drain request's work (submit and
+     * one decision), and the drain figure varies 2.4x between runs of one machine: 0.8x it offered up to three
+     * times what the pipeline holds, and the backlog of that first step spoiled every later one.
+     */
+    static final double FIRST_PROBE_OF_DRAIN = 0.4;
 
     private PipelineBench() {
     }
@@ -100,14 +108,14 @@ public final class PipelineBench {
     }
 
     /**
-     * The search, from 0.8x the drain ceiling: each step a fresh window on an idle scheduler after its warm-up,
+     * The search, from {@link #FIRST_PROBE_OF_DRAIN} of the drain ceiling: each step a fresh window on an idle scheduler after its warm-up,
      * printed as it ends; the figures of the window at the highest rate that held.
      */
     private static int findMax(final PipelineBenchOptions o, final PacedPipeline paced, final double drain,
                                final PrintStream progress, final PrintWriter out, final String stepPrefix,
                                final Map<String, String> figures) {
         final Map<Integer, PacedPipeline.Window> windows = new LinkedHashMap<>();
-        final int found = RateSearch.highestHolding((int) Math.round(0.8 * drain), o.searchSteps(), rate -> {
+        final int found = RateSearch.highestHolding((int) Math.round(FIRST_PROBE_OF_DRAIN * drain), o.searchSteps(), rate -> {
             paced.idle(IDLE_LIMIT_MS);
             progress.printf("bench: step %d: offering %d requests/s, %d s warm-up + %d s measured%n", windows.size() + 1,
                     rate, o.warmupS(), o.measureS());
