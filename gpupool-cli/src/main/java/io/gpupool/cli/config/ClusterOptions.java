@@ -36,7 +36,7 @@ public final class ClusterOptions {
 
     /** Client properties: the command-config file, then the bootstrap servers on top. */
     public Properties clientProperties() {
-        final Properties properties = commandConfig == null ? new Properties() : commandConfig(commandConfig);
+        final Properties properties = commandConfigOnly();
         properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         if (bootstrapServer == null && !properties.containsKey(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG)
                 && dataDir.running().map(StackDescriptor::secure).orElse(false)) {
@@ -46,6 +46,11 @@ public final class ClusterOptions {
                     + ", e.g. submitter.properties to submit, auditor.properties to read");
         }
         return properties;
+    }
+
+    /** The {@code --command-config} file's properties alone (empty without one): reading them needs no cluster. */
+    public Properties commandConfigOnly() {
+        return commandConfig == null ? new Properties() : commandConfig(commandConfig);
     }
 
     /** A {@code --command-config} file's Kafka (and registry) client properties. */

@@ -63,7 +63,7 @@ public final class StackClient {
 
     /** The tenant whose credentials {@code --command-config} holds ({@code gpupool.tenant}, see StackSecurity), if any. */
     public Optional<String> credentialTenant() {
-        final String tenant = client().getProperty(StackSecurity.TENANT_SETTING, "").trim();
+        final String tenant = cluster.commandConfigOnly().getProperty(StackSecurity.TENANT_SETTING, "").trim();
         return tenant.isEmpty() ? Optional.empty() : Optional.of(tenant);
     }
 
