@@ -94,9 +94,11 @@ public final class SchedulerApp implements AutoCloseable {
         final Properties clients = new Properties();
         clients.putAll(o.clientOverrides());
         clients.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, o.bootstrapServers());
-        createMissingTopics(o, clients);
-        final JobSources jobSources = o.tenantTopics() ? JobSources.withTenantTopics(jobsByIdPartitions(o, clients))
-                : JobSources.SHARED_ONLY;
+        final JobSources jobSources;
+        try (Admin admin = Admin.create(adminConfig(o, clients))) { // one admin client for both start-up steps
+            createMissingTopics(admin, o);
+            jobSources = o.tenantTopics() ? JobSources.withTenantTopics(jobsByIdPartitions(admin, o)) : JobSources.SHARED_ONLY;
+        }
 
         final Map<String, Object> serdeConfig = AvroSerdeConfig.forClient(o.clientOverrides(), o.registryUrl());
         final Codecs codecs = new Codecs(AvroSerdeConfig.registry(serdeConfig), AvroSerdeConfig.autoRegister(serdeConfig));
@@ -156,8 +158,8 @@ public final class SchedulerApp implements AutoCloseable {
     }
 
     /** Creates the catalog topics the scheduler reads or writes that do not exist yet. */
-    static void createMissingTopics(final SchedulerOptions o, final Properties clients) {
-        try (Admin a = Admin.create(adminConfig(o, clients))) {
+    static void createMissingTopics(final Admin a, final SchedulerOptions o) {
+        try {
             final Set<String> existing = a.listTopics().names().get(60, TimeUnit.SECONDS);
             final List<NewTopic> missing = new ArrayList<>();
             for (final TopicSpec spec : o.catalog().all()) {
@@ -189,11 +191,11 @@ public final class SchedulerApp implements AutoCloseable {
      * How many partitions the repartition by job id has, or would get without tenant topics: its own when it
      * exists, else as Kafka Streams sizes it from the shared sources (the larger of jobs and job events).
      */
-    static int jobsByIdPartitions(final SchedulerOptions o, final Properties clients) {
+    static int jobsByIdPartitions(final Admin a, final SchedulerOptions o) {
         final String byId = SchedulerTopology.jobsByIdTopic(o.applicationId());
         final String jobs = o.catalog().name(Topic.JOBS);
         final String events = o.catalog().name(Topic.JOB_EVENTS);
-        try (Admin a = Admin.create(adminConfig(o, clients))) {
+        try {
             final Set<String> existing = a.listTopics().names().get(60, TimeUnit.SECONDS);
             final List<String> ask = existing.contains(byId) ? List.of(byId) : List.of(jobs, events);
             int partitions = 0;
