@@ -285,13 +285,15 @@ public final class QueryServer implements AutoCloseable {
     }
 
     private List<PlacementDecision> history(final String jobId) {
-        try {
-            final ReadOnlyKeyValueStore<String, byte[]> store = streams.store(StoreQueryParameters.fromNameAndType(
-                    DecisionHistory.STORE, QueryableStoreTypes.<String, byte[]>keyValueStore()));
-            return DecisionHistory.read(store.get(jobId));
-        } catch (InvalidStateStoreException e) {
-            return List.of(); // rebalancing or no task here: the engine view still answers
-        }
+        return DecisionHistory.of(jobId, engines, id -> {
+            try {
+                final ReadOnlyKeyValueStore<String, byte[]> store = streams.store(StoreQueryParameters.fromNameAndType(
+                        DecisionHistory.STORE, QueryableStoreTypes.<String, byte[]>keyValueStore()));
+                return store.get(id);
+            } catch (InvalidStateStoreException e) {
+                return null; // rebalancing or no task here: the engine view still answers
+            }
+        });
     }
 
     private void fanOutOrNotFound(final HttpExchange ex, final boolean local, final String path, final String notFound)

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
@@ -15,7 +16,8 @@ import org.apache.avro.specific.SpecificDatumWriter;
 
 /**
  * The last {@link #KEPT} decisions of a job, oldest first, as one store value (length-prefixed Avro
- * binary). The full history stays in gpupool.decisions; this is what GET /jobs/{id} shows.
+ * binary). The full history stays in gpupool.decisions; this is what GET /jobs/{id} shows. The store is
+ * written when the job's pool is snapshotted; what changed since is in {@link UnflushedHistory}.
  */
 public final class DecisionHistory {
     public static final String STORE = "placer-history";
@@ -24,6 +26,21 @@ public final class DecisionHistory {
     private static final SpecificDatumReader<PlacementDecision> READER = new SpecificDatumReader<>(PlacementDecision.class);
 
     private DecisionHistory() {
+    }
+
+    /**
+     * A job's last decisions as a query sees them: changed since its pool's snapshot ({@link UnflushedHistory}),
+     * else as stored.
+     */
+    public static List<PlacementDecision> of(final String jobId, final PoolEngines engines,
+                                             final Function<String, byte[]> stored) {
+        for (final PoolEngines.Handle h : engines.all()) {
+            final byte[] recent = h.history().get(jobId);
+            if (recent != null) {
+                return read(recent);
+            }
+        }
+        return read(stored.apply(jobId));
     }
 
     public static List<PlacementDecision> read(final byte[] value) {

@@ -6,7 +6,9 @@ import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.JournalPosition;
 import io.gpupool.scheduler.core.EngineConfig;
 import io.gpupool.scheduler.core.PoolEngine;
+import io.gpupool.scheduler.journal.Applied;
 import java.time.Instant;
+import java.util.function.BiConsumer;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /**
@@ -22,11 +24,19 @@ final class EngineRestorer {
 
     static PoolEngine restore(final EngineStore.Stored stored, final EngineConfig config, final JournalApplier applier,
                               final Deserializer<JournalEntry> journal) {
+        return restore(stored, config, applier, journal, (applied, cause) -> { });
+    }
+
+    /** As above, telling {@code decidedAgain} what each re-applied entry decided (its outputs are still dropped). */
+    static PoolEngine restore(final EngineStore.Stored stored, final EngineConfig config, final JournalApplier applier,
+                              final Deserializer<JournalEntry> journal,
+                              final BiConsumer<Applied, JournalPosition> decidedAgain) {
         final PoolEngine engine = stored.snapshot() == null ? new PoolEngine(config)
                 : PoolEngine.restore(stored.snapshot(), config);
         for (final EngineStore.TailEntry t : stored.tail()) {
             final JournalEntry e = journal.deserialize("journal-tail", t.journalValue());
-            applier.reapply(engine, e, new JournalPosition(t.partition(), t.offset(), Instant.ofEpochMilli(t.timestamp())));
+            final JournalPosition cause = new JournalPosition(t.partition(), t.offset(), Instant.ofEpochMilli(t.timestamp()));
+            decidedAgain.accept(applier.reapply(engine, e, cause), cause);
         }
         return engine;
     }

@@ -138,6 +138,10 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
             public void expired(final String jobId, final int partition, final long offset, final String pool,
                                 final String commandId) {
                 history.delete(jobId);
+                final Pool p = pools.get(pool);
+                if (p != null) {
+                    p.handle.history().forget(jobId);
+                }
                 context.forward(RouteEnds.record(new RouteEnds.Notice(jobId, commandId, pool, true), recordTimestamp),
                         RouteEnds.SINK);
                 final Headers headers = new RecordHeaders().add(JobBookTopic.EXPIRED_AT, JobBookTopic.expiredAt(offset));
@@ -147,8 +151,11 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         }, true);
         this.applier = new JournalApplier(book);
         for (final EngineStore.Stored s : store.load()) {
-            final PoolEngine engine = EngineRestorer.restore(s, configs.apply(s.pool()), applier, journal);
-            final Pool p = new Pool(registry.register(s.pool(), engine), engine, s.generation(), s.tail().size());
+            final UnflushedHistory decidedAgain = new UnflushedHistory();
+            final PoolEngine engine = EngineRestorer.restore(s, configs.apply(s.pool()), applier, journal,
+                    decidedAgain.refill(book, history::get));
+            final Pool p = new Pool(registry.register(s.pool(), engine, decidedAgain), engine, s.generation(),
+                    s.tail().size());
             if (!s.tail().isEmpty()) {
                 p.handle.advanced(s.tail().get(s.tail().size() - 1).offset());
                 p.tailFrom = s.tail().get(0).offset();
@@ -203,6 +210,8 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
             }
             pool.handle.advanced(cause.getOffset());
         }
+        // decisions first: a snapshot stores the histories of what it covers, this entry's included
+        emit(entry.getPool(), pool, applied, cause, record.timestamp());
         if (applied.skipped() == null) {
             pool.tailFrom = Math.min(pool.tailFrom, cause.getOffset());
             store.appendTail(entry.getPool(), pool.generation, pool.tailSize++,
@@ -211,8 +220,11 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
             if (snapshotDue(pool)) {
                 snapshot(entry.getPool(), pool, cause, record.timestamp());
             }
+        } else {
+            // A skipped entry is in no tail, so a restore would not decide it again: its decisions are stored now,
+            // with a snapshot that covers it (rare, and the rebuild it took cost more than the snapshot).
+            snapshot(entry.getPool(), pool, cause, record.timestamp());
         }
-        emit(entry.getPool(), pool.engine, applied, record.timestamp());
         endRouteOfRecordlessSubmit(entry, record.timestamp());
         if (applied.configChange() != null) {
             LOG.info("{}", applied.configChange().describe());
@@ -306,6 +318,7 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         pool.snapshotBytes = bytes.length;
         pool.tailFrom = Long.MAX_VALUE;
         store.writeSnapshot(name, pool.generation, bytes);
+        final int histories = pool.handle.history().flushTo(history);
         purgeExpiredRecords();
         // The same state on the snapshot topic, with the journal offset it covers: audit starts there. The
         // job book is on that topic already, a record per job id (JobBookTopic), so it is not written here.
@@ -317,8 +330,8 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         }
         final long t3 = SchedulerMetrics.wallNowMs();
         metrics.snapshotTaken(t3 - t0);
-        LOG.info("pool {} snapshot {}: engine {} bytes in {} ms, stored in {} ms, published in {} ms",
-                name, pool.generation, bytes.length, t1 - t0, t2 - t1, t3 - t2);
+        LOG.info("pool {} snapshot {}: engine {} bytes in {} ms, stored with {} job histories in {} ms, published in {} ms",
+                name, pool.generation, bytes.length, t1 - t0, histories, t2 - t1, t3 - t2);
     }
 
     /**
@@ -344,12 +357,16 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         book.purgeExpiredBefore(from == Long.MAX_VALUE ? Long.MAX_VALUE : from + 1);
     }
 
-    private void emit(final String pool, final PoolEngine engine, final Applied applied, final long timestamp) {
+    private void emit(final String pool, final Pool p, final Applied applied, final JournalPosition cause,
+                      final long timestamp) {
         final long now = SchedulerMetrics.wallNowMs();
+        final PoolEngine engine = p.engine;
+        final String newJob = tookItsId(applied, cause) ? applied.submittedJob() : null;
         boolean first = true;
         for (final PlacementDecision d : applied.decisions()) {
             context.forward(new Record<Object, Object>(d.getJobId(), d, timestamp), DECISIONS_SINK);
-            history.put(d.getJobId(), DecisionHistory.append(history.get(d.getJobId()), d));
+            // a job whose id this entry took has no stored history: no need to read it
+            p.handle.history().append(d.getJobId(), d, d.getJobId().equals(newJob) ? id -> null : history::get);
             metrics.decision(pool, d.getOutcome().name(), d.getReasonCode() == null ? "" : d.getReasonCode());
             if (d.getOutcome() == DecisionOutcome.EVICTED && "PREEMPTED".equals(d.getReasonCode())) {
                 metrics.preemption(pool);
@@ -366,6 +383,14 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         for (final NodeCommand c : applied.commands()) {
             context.forward(new Record<Object, Object>(c.getNodeId(), c, timestamp), COMMANDS_SINK);
         }
+    }
+
+    private boolean tookItsId(final Applied applied, final JournalPosition cause) {
+        if (applied.submittedJob() == null) {
+            return false;
+        }
+        final JobRecord taken = book.get(applied.submittedJob());
+        return taken != null && taken.partition() == cause.getPartition() && taken.offset() == cause.getOffset();
     }
 
     /** The queue wait of a job placed for the first time (a requeued job's wait would include its earlier runs). */

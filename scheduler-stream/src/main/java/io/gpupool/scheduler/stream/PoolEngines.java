@@ -18,13 +18,20 @@ public final class PoolEngines {
     public static final class Handle {
         private final String pool;
         private final PoolViewBoard views = new PoolViewBoard(this::journalOffset);
+        private final UnflushedHistory history;
         private PoolEngine engine;
         /** Written by the stream thread, read by view readers without the lock. */
         private volatile long journalOffset = -1;
 
-        Handle(final String pool, final PoolEngine engine) {
+        Handle(final String pool, final PoolEngine engine, final UnflushedHistory history) {
             this.pool = pool;
             this.engine = engine;
+            this.history = history;
+        }
+
+        /** The decision histories of the pool's jobs that changed since its last snapshot. */
+        public UnflushedHistory history() {
+            return history;
         }
 
         /** The pool's published views: what queries and gauges read. */
@@ -64,7 +71,12 @@ public final class PoolEngines {
 
     /** A pool the calling thread now drives (the placer; public for the view benchmark's placer loop). */
     public Handle register(final String pool, final PoolEngine engine) {
-        final Handle h = new Handle(pool, engine);
+        return register(pool, engine, new UnflushedHistory());
+    }
+
+    /** A pool the calling thread now drives, with the histories its restore decided again. */
+    Handle register(final String pool, final PoolEngine engine, final UnflushedHistory history) {
+        final Handle h = new Handle(pool, engine, history);
         byPool.put(pool, h);
         return h;
     }

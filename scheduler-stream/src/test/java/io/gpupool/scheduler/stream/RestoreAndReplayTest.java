@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
@@ -86,6 +87,49 @@ class RestoreAndReplayTest {
                         applier, h.codecs.deserializer(JournalEntry.class));
                 final byte[] live = h.engines.pool(s.pool()).orElseThrow().read(PoolEngine::snapshot);
                 assertThat(restored.snapshot()).as("pool " + s.pool()).isEqualTo(live);
+            }
+        }
+    }
+
+    /**
+     * The history store is written only with a snapshot: what a query shows (store, or what changed since) is every
+     * job's last decisions as the decisions topic has them, live and after a restore that re-applied the tails.
+     */
+    @Test
+    void decisionHistoriesLiveAndRestoredAreTheLastDecisionsOfEachJob() throws Exception {
+        try (Harness h = new Harness(7, 10_000)) {
+            workload(h, 42);
+            final Map<String, List<String>> expected = new TreeMap<>();
+            for (final PlacementDecision d : h.decisions()) {
+                final List<String> ids = expected.computeIfAbsent(d.getJobId(), j -> new ArrayList<>());
+                ids.add(d.getDecisionId());
+                if (ids.size() > DecisionHistory.KEPT) {
+                    ids.remove(0);
+                }
+            }
+            final KeyValueStore<String, byte[]> history = h.driver.getKeyValueStore(DecisionHistory.STORE);
+            final KeyValueStore<String, byte[]> jobs = h.driver.getKeyValueStore(PlacerProcessor.JOB_STORE);
+            final KeyedJobBook book = new KeyedJobBook(new StoreBookMap(jobs), BookChanges.NONE, true);
+            final JournalApplier applier = new JournalApplier(book);
+            final PoolEngines restored = new PoolEngines();
+            final List<EngineStore.Stored> stored = new EngineStore(h.driver.getKeyValueStore(EngineStore.SNAPSHOTS),
+                    h.driver.getKeyValueStore(EngineStore.TAIL)).load();
+            int unflushed = 0;
+            for (final EngineStore.Stored s : stored) {
+                final UnflushedHistory again = new UnflushedHistory();
+                final PoolEngine engine = EngineRestorer.restore(s, EngineConfig.fromSettings(Map.of("pool", s.pool())),
+                        applier, h.codecs.deserializer(JournalEntry.class), again.refill(book, history::get));
+                restored.register(s.pool(), engine, again);
+                unflushed += again.size();
+            }
+            assertThat(unflushed).as("decisions since the last snapshots, not in the store").isPositive();
+            for (final Map.Entry<String, List<String>> e : expected.entrySet()) {
+                assertThat(DecisionHistory.of(e.getKey(), h.engines, history::get))
+                        .extracting(PlacementDecision::getDecisionId).as("live history of " + e.getKey())
+                        .isEqualTo(e.getValue());
+                assertThat(DecisionHistory.of(e.getKey(), restored, history::get))
+                        .extracting(PlacementDecision::getDecisionId).as("restored history of " + e.getKey())
+                        .isEqualTo(e.getValue());
             }
         }
     }

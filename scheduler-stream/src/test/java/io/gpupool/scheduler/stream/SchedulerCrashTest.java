@@ -3,6 +3,7 @@ package io.gpupool.scheduler.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobEvent;
@@ -13,6 +14,10 @@ import io.gpupool.avro.PlacementDecision;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
 import io.gpupool.scheduler.core.EngineConfig;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -109,6 +114,12 @@ class SchedulerCrashTest {
                     return sent.get() == JOBS && finished(byJob) == JOBS;
                 });
                 assertThat(killed).isTrue();
+                // the restarted scheduler's histories (stored with snapshots, decided again from the tails since)
+                // are every job's decisions as the decisions topic has them
+                for (final Map.Entry<String, List<PlacementDecision>> e : byJob.entrySet()) {
+                    assertThat(historyOf(child.get().httpPort(), e.getKey())).as("history of " + e.getKey())
+                            .isEqualTo(e.getValue().stream().map(PlacementDecision::getDecisionId).toList());
+                }
             } finally {
                 child.get().close();
             }
@@ -138,6 +149,15 @@ class SchedulerCrashTest {
         for (final String id : recorded.keySet()) {
             assertThat(replayed.get(id)).as("decision " + id).isEqualTo(recorded.get(id));
         }
+    }
+
+    private static List<String> historyOf(final int port, final String jobId) throws Exception {
+        final HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port + "/jobs/" + jobId)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as("GET /jobs/" + jobId + ": " + r.body()).isEqualTo(200);
+        final List<String> ids = new ArrayList<>();
+        new ObjectMapper().readTree(r.body()).path("history").forEach(d -> ids.add(d.path("decisionId").asText()));
+        return ids;
     }
 
     private static List<String> withStateDir(final List<String> args) throws Exception {
