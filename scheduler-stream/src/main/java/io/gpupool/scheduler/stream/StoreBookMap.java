@@ -8,27 +8,37 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
-/** The placer's job store ({@link PlacerProcessor#JOB_STORE}) as the sorted map its job book lives in. */
+/**
+ * The placer's job store ({@link PlacerProcessor#JOB_STORE}) as the sorted map its job book lives in.
+ * The book reads a job's keys several times per journal entry, so point reads go through a
+ * {@link CachedStore}: made with this map, which must therefore be made anew in the processor's init.
+ */
 final class StoreBookMap implements BookMap {
+    private final CachedStore<byte[]> cached;
     private final KeyValueStore<String, byte[]> store;
 
     StoreBookMap(final KeyValueStore<String, byte[]> store) {
-        this.store = store;
+        this(new CachedStore<>(store));
+    }
+
+    StoreBookMap(final CachedStore<byte[]> cached) {
+        this.cached = cached;
+        this.store = cached.store();
     }
 
     @Override
     public byte[] get(final String key) {
-        return store.get(key);
+        return cached.get(key);
     }
 
     @Override
     public void put(final String key, final byte[] value) {
-        store.put(key, value);
+        cached.put(key, value);
     }
 
     @Override
     public void delete(final String key) {
-        store.delete(key);
+        cached.delete(key);
     }
 
     @Override
