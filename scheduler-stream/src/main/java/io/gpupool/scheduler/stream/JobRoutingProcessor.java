@@ -40,7 +40,8 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
     private ProcessorContext<Object, Object> context;
     /** The key the record being processed was written with (before the repartition by job id). */
     private byte[] writtenKey;
-    private KeyValueStore<String, String> poolOfJob;
+    /** The routes by job id; those read or written lately are read from memory (made anew in init: see CachedStore). */
+    private CachedStore<String> poolOfJob;
 
     JobRoutingProcessor(final TopicNames topics, final SchedulerMetrics metrics, final Codecs codecs,
                         final Function<String, EngineConfig> configs) {
@@ -55,7 +56,7 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
     public void init(final ProcessorContext<Object, Object> ctx) {
         this.context = ctx;
         journal.init(ctx);
-        this.poolOfJob = ctx.getStateStore(JOB_STORE);
+        this.poolOfJob = new CachedStore<>(ctx.<KeyValueStore<String, String>>getStateStore(JOB_STORE));
     }
 
     @Override
