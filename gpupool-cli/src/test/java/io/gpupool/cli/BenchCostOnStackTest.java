@@ -33,9 +33,14 @@ class BenchCostOnStackTest {
         assertThat(number(f, "topic.journal.records_per_request")).isGreaterThanOrEqualTo(2.0);
         assertThat(number(f, "topic.jobs-by-id-repartition.records_per_request")).isGreaterThanOrEqualTo(2.0);
         assertThat(number(f, "topic.node-commands.records_per_request")).isGreaterThanOrEqualTo(2.0);
-        for (final String changelog : new String[] {"sequencer-jobs", "placer-tail", "placer-jobs", "placer-history"}) {
+        for (final String changelog : new String[] {"sequencer-jobs", "placer-tail", "placer-jobs"}) {
             assertThat(number(f, "topic." + changelog + "-changelog.records_per_request")).as(changelog).isPositive();
             assertThat(number(f, "topic." + changelog + "-changelog.disk_bytes_per_request")).as(changelog).isPositive();
+        }
+        // histories are stored with a pool's snapshot, at most once per job decided since the last one (a short run
+        // may take no snapshot, and a topic that took no offsets is not listed)
+        if (f.containsKey("topic.placer-history-changelog.records_per_request")) {
+            assertThat(number(f, "topic.placer-history-changelog.records_per_request")).isLessThanOrEqualTo(1.0);
         }
         // every transaction leaves markers; the scheduler's writes are the sum of its topics
         assertThat(number(f, "scheduler_writes.markers_per_request")).isPositive();
