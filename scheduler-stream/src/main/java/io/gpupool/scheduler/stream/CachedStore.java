@@ -60,11 +60,6 @@ final class CachedStore<V> {
         recent.put(key, ABSENT);
     }
 
-    /** The store itself, for range reads: it holds every write. */
-    KeyValueStore<String, V> store() {
-        return store;
-    }
-
     /** Keys kept now (for tests). */
     int kept() {
         return recent.size();

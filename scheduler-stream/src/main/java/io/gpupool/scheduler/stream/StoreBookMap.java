@@ -18,12 +18,8 @@ final class StoreBookMap implements BookMap {
     private final KeyValueStore<String, byte[]> store;
 
     StoreBookMap(final KeyValueStore<String, byte[]> store) {
-        this(new CachedStore<>(store));
-    }
-
-    StoreBookMap(final CachedStore<byte[]> cached) {
-        this.cached = cached;
-        this.store = cached.store();
+        this.cached = new CachedStore<>(store);
+        this.store = store;
     }
 
     @Override
