@@ -68,12 +68,12 @@ class QueueExplainCommandTest {
             p.flush();
             final String url = "http://127.0.0.1:" + app.httpPort();
             // The second job must arrive after the first took every GPU, so that it queues behind it.
-            await("first placed").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
+            await("first placed").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(300))
                     .until(() -> CliRun.of("explain", "first", "--scheduler-url", url).out().contains("placed"));
             p.send(new ProducerRecord<>(catalog.name(Topic.JOBS), "second", submit("second", 2)));
             p.flush();
 
-            final CliRun queue = await("second queued").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
+            final CliRun queue = await("second queued").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(300))
                     .until(() -> CliRun.of("queue", "--scheduler-url", url), q -> q.out().contains("second"));
             assertThat(queue.exitCode()).as(queue.err()).isZero();
             assertThat(queue.out()).contains("JOBID", "REASON").containsPattern("second +cli +team +batch +0 +queued");
