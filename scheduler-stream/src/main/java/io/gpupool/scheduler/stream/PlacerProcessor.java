@@ -227,6 +227,7 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         }
         // decisions first: a snapshot stores the histories of what it covers, this entry's included
         emit(entry.getPool(), pool, applied, cause, record.timestamp());
+        pool.handle.history().flushDue(history);
         if (applied.skipped() == null) {
             pool.tailFrom = Math.min(pool.tailFrom, cause.getOffset());
             final EngineStore.TailEntry entryApplied = new EngineStore.TailEntry(cause.getPartition(), cause.getOffset(),
