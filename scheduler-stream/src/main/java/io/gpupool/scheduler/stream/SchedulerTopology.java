@@ -63,18 +63,15 @@ public final class SchedulerTopology {
                                  final int snapshotEvery, final long tickIntervalMs, final TelemetryRules rules,
                                  final long maxClockAheadMs) {
         return build(applicationId, t, codecs, metrics, engines, configs, snapshotEvery, tickIntervalMs, rules,
-                maxClockAheadMs, JobSources.SHARED_ONLY, JournalReader.NONE);
+                maxClockAheadMs, JobSources.SHARED_ONLY);
     }
 
-    /**
-     * @param jobSources whether tenants' job topics are read besides the shared one
-     * @param journalReader how a restoring placer re-reads the journal entries after its pools' snapshots
-     */
+    /** @param jobSources whether tenants' job topics are read besides the shared one */
     public static Topology build(final String applicationId, final TopicNames t, final Codecs codecs,
                                  final SchedulerMetrics metrics,
                                  final PoolEngines engines, final Function<String, EngineConfig> configs,
                                  final int snapshotEvery, final long tickIntervalMs, final TelemetryRules rules,
-                                 final long maxClockAheadMs, final JobSources jobSources, final JournalReader journalReader) {
+                                 final long maxClockAheadMs, final JobSources jobSources) {
         final ByteArrayDeserializer bytes = new ByteArrayDeserializer();
         final ClampedTimestamps clock = new ClampedTimestamps(maxClockAheadMs, metrics);
 
@@ -107,9 +104,8 @@ public final class SchedulerTopology {
 
         // Stage 2: the journal only
         topo.addSource(JOURNAL_SOURCE, bytes, bytes, t.journal());
-        topo.addProcessor("placer", () -> new PlacerProcessor(configs, snapshotEvery, engines, metrics, codecs, journalReader),
+        topo.addProcessor("placer", () -> new PlacerProcessor(configs, snapshotEvery, engines, metrics, codecs),
                 JOURNAL_SOURCE);
-        // the tail store is written only for pools a scheduler of before stored with it (EngineStore)
         for (final String s : new String[] {EngineStore.SNAPSHOTS, EngineStore.TAIL, PlacerProcessor.JOB_STORE,
                 DecisionHistory.STORE}) {
             topo.addStateStore(store(s), "placer");
