@@ -33,7 +33,7 @@ class BenchCostOnStackTest {
         assertThat(number(f, "topic.journal.records_per_request")).isGreaterThanOrEqualTo(2.0);
         assertThat(number(f, "topic.jobs-by-id-repartition.records_per_request")).isGreaterThanOrEqualTo(2.0);
         assertThat(number(f, "topic.node-commands.records_per_request")).isGreaterThanOrEqualTo(2.0);
-        for (final String changelog : new String[] {"sequencer-jobs", "placer-tail", "placer-jobs"}) {
+        for (final String changelog : new String[] {"sequencer-jobs", "placer-jobs"}) {
             assertThat(number(f, "topic." + changelog + "-changelog.records_per_request")).as(changelog).isPositive();
             assertThat(number(f, "topic." + changelog + "-changelog.disk_bytes_per_request")).as(changelog).isPositive();
         }
@@ -46,10 +46,12 @@ class BenchCostOnStackTest {
         assertThat(number(f, "scheduler_writes.markers_per_request")).isPositive();
         assertThat(number(f, "scheduler_writes.records_per_request")).isGreaterThan(
                 number(f, "topic.journal.records_per_request") + number(f, "topic.decisions.records_per_request"));
-        // the placer appends every journal entry to its tail
-        assertThat(number(f, "store.placer-tail.put_per_request")).isGreaterThanOrEqualTo(
-                number(f, "topic.journal.records_per_request") - 0.05);
-        assertThat(number(f, "store_calls_per_request")).isGreaterThan(number(f, "store.placer-tail.put_per_request"));
+        // no journal entry is written a second time (a restore re-reads the journal after the snapshot): the tail store
+        // of before takes nothing
+        assertThat(number(f, "store.placer-tail.calls_per_request")).isZero();
+        assertThat(f.getOrDefault("topic.placer-tail-changelog.records_per_request", "0")).isIn("0", "0.000");
+        // job book 5 (2 reads, 3 writes), route 2, histories under 1 (at a snapshot, once per job decided since)
+        assertThat(number(f, "store_calls_per_request")).isBetween(6.0, 8.5);
         assertThat(number(f, "scheduler_cpu_us_per_request")).isPositive();
         assertThat(Long.parseLong(f.get("jfr_samples"))).isPositive();
         final double shares = f.entrySet().stream().filter(e -> e.getKey().startsWith("cpu_share."))

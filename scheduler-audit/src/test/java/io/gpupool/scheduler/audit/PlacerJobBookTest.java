@@ -22,6 +22,7 @@ import io.gpupool.scheduler.stream.DecisionHistory;
 import io.gpupool.scheduler.stream.EngineStore;
 import io.gpupool.scheduler.stream.Fixtures;
 import io.gpupool.scheduler.stream.Harness;
+import io.gpupool.scheduler.stream.JournalReader;
 import io.gpupool.scheduler.stream.PlacerProcessor;
 import io.gpupool.scheduler.stream.PoolEngines;
 import io.gpupool.scheduler.stream.SchedulerMetrics;
@@ -196,14 +197,14 @@ class PlacerJobBookTest {
             BOOK_KEYS.clear();
             // before the restart: everything up to the entry before x's second submit
             final MockProcessorContext<Object, Object> first = context(stores, true);
-            final PlacerProcessor before = placer(h, first);
+            final PlacerProcessor before = placer(h, first, upTo(raw, 0));
             feed(before, first, raw, 0, (int) again, decisions, commands);
             before.close();
             // the restarted placer: same stores (as their changelogs restore them), new engines
             final KeyValueStore<String, byte[]> jobs = (KeyValueStore<String, byte[]>) stores.get(2);
             assertThat(jobs.get("x")).isNotNull();
             final MockProcessorContext<Object, Object> second = context(stores, false);
-            final PlacerProcessor after = placer(h, second);
+            final PlacerProcessor after = placer(h, second, upTo(raw, (int) again)); // resumes at x's second submit
             feed(after, second, raw, (int) again, raw.size(), decisions, commands);
             after.close();
 
@@ -237,7 +238,7 @@ class PlacerJobBookTest {
             final KeyValueStore<String, byte[]> jobs = (KeyValueStore<String, byte[]>) stores.get(2);
             jobs.put("old-1", new JobRecord(0, 3, "c1", Fixtures.request("p1", 1, 1).build()).toBytes());
             jobs.put("old-2", new JobRecord(0, 4, "c2", null).toBytes());
-            final PlacerProcessor p = placer(h, ctx);
+            final PlacerProcessor p = placer(h, ctx, JournalReader.NONE);
             final Serializer<JournalEntry> ser = h.codecs.serializer();
             h.inventory.pipeInput("n0", Fixtures.node("p1", "n0", "leaf-0", 8), 1_000);
             final List<byte[]> raw = h.journal().stream().map(r -> ser.serialize(h.topics.journal(), r.value())).toList();
@@ -248,7 +249,7 @@ class PlacerJobBookTest {
             p.close();
             // a placer started again on the same store publishes nothing more
             final MockProcessorContext<Object, Object> again = context(stores, false);
-            final PlacerProcessor q = placer(h, again);
+            final PlacerProcessor q = placer(h, again, upTo(raw, raw.size()));
             BOOK_KEYS.clear();
             feed(q, again, raw, 0, raw.size(), new ArrayList<>(), new ArrayList<>());
             assertThat(BOOK_KEYS).isEmpty();
@@ -272,11 +273,22 @@ class PlacerJobBookTest {
         return ctx;
     }
 
-    private static PlacerProcessor placer(final Harness h, final MockProcessorContext<Object, Object> ctx) {
+    private static PlacerProcessor placer(final Harness h, final MockProcessorContext<Object, Object> ctx,
+                                          final JournalReader journal) {
         final PlacerProcessor p = new PlacerProcessor(CONFIGS, 3, new PoolEngines(),
-                new SchedulerMetrics(new SimpleMeterRegistry()), h.codecs);
+                new SchedulerMetrics(new SimpleMeterRegistry()), h.codecs, journal);
         p.init(ctx);
         return p;
+    }
+
+    /** The journal {@code raw} as a restarted placer re-reads it, processed up to offset {@code committed}. */
+    private static JournalReader upTo(final List<byte[]> raw, final int committed) {
+        return (partition, from, each) -> {
+            for (int i = (int) from; i < committed; i++) {
+                each.record(i, raw.get(i));
+            }
+            return committed;
+        };
     }
 
     private static void feed(final PlacerProcessor p, final MockProcessorContext<Object, Object> ctx,

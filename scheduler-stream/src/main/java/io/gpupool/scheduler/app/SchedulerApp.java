@@ -124,8 +124,11 @@ public final class SchedulerApp implements AutoCloseable {
             http = QueryServer.bind(o.httpHost(), o.httpPort());
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, o.httpHost() + ":" + http.port());
         }
+        final KafkaJournalReader journalReader = new KafkaJournalReader(new StreamsConfig(props), o.applicationId(),
+                topics.journal());
         final KafkaStreams streams = new KafkaStreams(SchedulerTopology.build(o.applicationId(), topics, codecs, metrics,
-                engines, configs, o.snapshotEvery(), o.tickIntervalMs(), TelemetryRules.defaults(), o.maxClockAheadMs(), jobSources), props);
+                engines, configs, o.snapshotEvery(), o.tickIntervalMs(), TelemetryRules.defaults(), o.maxClockAheadMs(), jobSources,
+                journalReader), props);
         // a failed thread is replaced, but a thread that keeps failing shuts the client down (and /health says so)
         final StreamThreadPolicy threads = StreamThreadPolicy.defaults(meters);
         streams.setUncaughtExceptionHandler(threads);

@@ -11,17 +11,16 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * Engine state of the placer's pools in two changelogged stores, so a restart restores without
- * re-reading the journal:
- * <ul>
- *   <li>snapshots: per pool a meta record (generation, chunk count) and the last engine snapshot cut
- *       into chunks, because a 32k-GPU pool's snapshot can exceed the 1 MB record limit;</li>
- *   <li>tail: the journal entries applied since that snapshot, one per slot 0..N-1 with the
- *       generation they belong to (a small write-ahead log).</li>
- * </ul>
- * Every entry costs one small put; every N entries the pool is snapshotted again and the generation
- * moves on, which invalidates the old tail without deleting it (slots are overwritten, the changelog
- * compacts them away). Restore = load the snapshot, re-apply the tail slots of its generation in order.
+ * Engine state of the placer's pools in a changelogged store, so a restart restores without re-reading
+ * the whole journal: per pool a meta record (generation, chunk count, the journal offset the snapshot
+ * covers) and the last engine snapshot cut into chunks, because a 32k-GPU pool's snapshot can exceed
+ * the 1 MB record limit. The entries applied since a snapshot are not stored again: they are on the
+ * journal, and a restore re-reads them from it ({@link JournalTail}), from the snapshot's offset to the
+ * application's committed one.
+ *
+ * <p>Schedulers of before kept those entries a second time, in a write-ahead tail store (one per slot
+ * 0..N-1 with the generation they belong to), and their meta record names no offset. Such a pool is
+ * restored from that tail and keeps appending to it until its next snapshot, which is of this form.
  */
 public final class EngineStore {
     public static final String SNAPSHOTS = "placer-snapshots";
@@ -30,8 +29,23 @@ public final class EngineStore {
     static final int CHUNK_BYTES = 512 * 1024;
     private static final char SEP = '\u0001';
 
-    /** A pool's snapshot and tail as stored. */
-    record Stored(String pool, long generation, byte[] snapshot, List<TailEntry> tail) {
+    /** Meta records of before name no covered offset. */
+    static final int LEGACY_META_BYTES = 16;
+    /** {@link Stored#covered()} of a pool stored in the form of before: its tail is in the tail store. */
+    static final long LEGACY = Long.MIN_VALUE;
+
+    /**
+     * A pool's snapshot, the journal offset up to which (inclusive) it holds every entry of the pool, and the
+     * entries after it: from the tail store for a {@link #LEGACY} pool, else none until {@link JournalTail} reads them.
+     */
+    record Stored(String pool, long generation, byte[] snapshot, long covered, List<TailEntry> tail) {
+        boolean legacy() {
+            return covered == LEGACY;
+        }
+
+        Stored withTail(final List<TailEntry> entries) {
+            return new Stored(pool, generation, snapshot, covered, List.copyOf(entries));
+        }
     }
 
     /** One applied journal entry: its position and its raw bytes as read from the journal. */
@@ -63,10 +77,12 @@ public final class EngineStore {
 
     /** One pool's snapshot and tail (the pool has a snapshot meta record: every pool gets one when it is created). */
     Stored load(final String pool) {
-        final ByteBuffer meta = ByteBuffer.wrap(snapshots.get(metaKey(pool)));
+        final byte[] metaBytes = snapshots.get(metaKey(pool));
+        final ByteBuffer meta = ByteBuffer.wrap(metaBytes);
         final long gen = meta.getLong();
         final int chunks = meta.getInt();
         final int size = meta.getInt();
+        final long covered = metaBytes.length == LEGACY_META_BYTES ? LEGACY : meta.getLong();
         final byte[] snapshot = chunks == 0 ? null : new byte[size];
         int at = 0;
         for (int i = 0; i < chunks; i++) {
@@ -77,7 +93,7 @@ public final class EngineStore {
             System.arraycopy(c, 0, snapshot, at, c.length);
             at += c.length;
         }
-        return new Stored(pool, gen, snapshot, tailOf(pool, gen));
+        return new Stored(pool, gen, snapshot, covered, covered == LEGACY ? tailOf(pool, gen) : List.of());
     }
 
     private List<TailEntry> tailOf(final String pool, final long gen) {
@@ -102,14 +118,18 @@ public final class EngineStore {
         return entries;
     }
 
+    /** Only for a {@link Stored#legacy()} pool, until its next snapshot. */
     void appendTail(final String pool, final long gen, final int slot, final TailEntry e) {
         final ByteBuffer b = ByteBuffer.allocate(28 + e.journalValue().length);
         b.putLong(gen).putInt(e.partition()).putLong(e.offset()).putLong(e.timestamp()).put(e.journalValue());
         tail.put(tailKey(pool, slot), b.array());
     }
 
-    /** Stores a new snapshot as generation {@code gen}; the tail of older generations stops counting. */
-    void writeSnapshot(final String pool, final long gen, final byte[] snapshot) {
+    /**
+     * Stores a new snapshot as generation {@code gen}, holding every entry of the pool up to journal offset
+     * {@code covered}; a tail in the tail store stops counting.
+     */
+    void writeSnapshot(final String pool, final long gen, final byte[] snapshot, final long covered) {
         final int oldChunks = chunksOf(pool);
         final int chunks = snapshot == null ? 0 : (snapshot.length + CHUNK_BYTES - 1) / CHUNK_BYTES;
         for (int i = 0; i < chunks; i++) {
@@ -120,8 +140,8 @@ public final class EngineStore {
         for (int i = chunks; i < oldChunks; i++) {
             snapshots.delete(chunkKey(pool, i));
         }
-        snapshots.put(metaKey(pool), ByteBuffer.allocate(16).putLong(gen).putInt(chunks)
-                .putInt(snapshot == null ? 0 : snapshot.length).array());
+        snapshots.put(metaKey(pool), ByteBuffer.allocate(LEGACY_META_BYTES + 8).putLong(gen).putInt(chunks)
+                .putInt(snapshot == null ? 0 : snapshot.length).putLong(covered).array());
     }
 
     private int chunksOf(final String pool) {
@@ -129,7 +149,7 @@ public final class EngineStore {
         return meta == null ? 0 : ByteBuffer.wrap(meta).getInt(8);
     }
 
-    private static String metaKey(final String pool) {
+    static String metaKey(final String pool) {
         return "m" + SEP + pool;
     }
 

@@ -48,7 +48,7 @@ final class JobKeyer implements Processor<byte[], byte[], byte[], byte[]> {
         final byte[] key = jobId != null ? jobId.getBytes(StandardCharsets.UTF_8)
                 : record.key() != null ? record.key() : UNKEYED;
         final Origin origin = new Origin(where.topic(), where.partition(), where.offset());
-        context.forward(new Record<>(key, record.value(), record.timestamp(), origin.addTo(record.headers(), record.key())));
+        context.forward(new Record<>(key, record.value(), record.timestamp(), origin.addTo(record.headers(), record.key(), key)));
     }
 
     private String jobId(final String topic, final Record<byte[], byte[]> record) {

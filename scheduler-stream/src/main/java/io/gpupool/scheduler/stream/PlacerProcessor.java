@@ -23,7 +23,9 @@ import io.gpupool.scheduler.journal.KeyedJobBook;
 import io.gpupool.scheduler.journal.SkippedEntry;
 import io.gpupool.scheduler.journal.SnapshotChunks;
 import io.gpupool.serde.RecordDecodeException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.apache.kafka.common.header.Headers;
@@ -43,8 +45,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Stage 2: reads only the journal, drives one engine per pool and emits decisions (key job id) and
  * node commands (key node id), each carrying the journal position that caused it. Engine state is
- * kept in {@link EngineStore} (snapshot + write-ahead tail); on init it is restored from there, with
- * the tail re-applied and its outputs suppressed (they were emitted, exactly once, the first time).
+ * kept in {@link EngineStore} as snapshots that name the journal offset they cover; on init each pool
+ * is restored from its snapshot and the journal entries after it, re-read from the journal up to the
+ * committed offset ({@link JournalTail}), with their outputs suppressed (they were emitted, exactly once,
+ * the first time).
  */
 public final class PlacerProcessor implements Processor<byte[], byte[], Object, Object> {
     public static final String JOB_STORE = "placer-jobs";
@@ -64,18 +68,20 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         /** Replaced when an entry the engine threw on is undone (rebuilt from the store). */
         PoolEngine engine;
         long generation;
-        int tailSize;
+        /** The entries applied since the snapshot, in order: for undoing an entry the engine threw on ({@link #skip}). */
+        final List<EngineStore.TailEntry> tail = new ArrayList<>();
+        /** Stored in the form of before: its tail is also appended to the tail store, until its next snapshot. */
+        boolean legacyTail;
         /** Journal bytes in the tail, and the size of the snapshot it follows (see {@link #snapshotDue}). */
         long tailBytes;
         long snapshotBytes;
         /** Journal offset of the first entry of the tail (a restore re-applies from there); MAX_VALUE: none. */
         long tailFrom = Long.MAX_VALUE;
 
-        Pool(final PoolEngines.Handle handle, final PoolEngine engine, final long generation, final int tailSize) {
+        Pool(final PoolEngines.Handle handle, final PoolEngine engine, final long generation) {
             this.handle = handle;
             this.engine = engine;
             this.generation = generation;
-            this.tailSize = tailSize;
         }
     }
 
@@ -84,6 +90,7 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
     private final PoolEngines registry;
     private final SchedulerMetrics metrics;
     private final Deserializer<JournalEntry> journal;
+    private final JournalReader journalReader;
     private final ViewPublisher views;
     private final Map<String, Pool> pools = new HashMap<>();
     private ProcessorContext<Object, Object> context;
@@ -100,12 +107,13 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
     private long recordTimestamp;
 
     public PlacerProcessor(final Function<String, EngineConfig> configs, final int snapshotEvery, final PoolEngines registry,
-                    final SchedulerMetrics metrics, final Codecs codecs) {
+                    final SchedulerMetrics metrics, final Codecs codecs, final JournalReader journalReader) {
         this.configs = configs;
         this.snapshotEvery = snapshotEvery;
         this.registry = registry;
         this.metrics = metrics;
         this.journal = codecs.deserializer(JournalEntry.class);
+        this.journalReader = journalReader;
         this.views = new ViewPublisher(metrics);
     }
 
@@ -150,12 +158,14 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
             }
         }, true);
         this.applier = new JournalApplier(book);
-        for (final EngineStore.Stored s : store.load()) {
+        final JournalTail.Read read = JournalTail.of(store.load(), ctx.taskId().partition(), journalReader, journal);
+        for (final EngineStore.Stored s : read.pools()) {
             final UnflushedHistory decidedAgain = new UnflushedHistory();
             final PoolEngine engine = EngineRestorer.restore(s, configs.apply(s.pool()), applier, journal,
                     decidedAgain.refill(book, history::get));
-            final Pool p = new Pool(registry.register(s.pool(), engine, decidedAgain), engine, s.generation(),
-                    s.tail().size());
+            final Pool p = new Pool(registry.register(s.pool(), engine, decidedAgain), engine, s.generation());
+            p.tail.addAll(s.tail());
+            p.legacyTail = s.legacy();
             if (!s.tail().isEmpty()) {
                 p.handle.advanced(s.tail().get(s.tail().size() - 1).offset());
                 p.tailFrom = s.tail().get(0).offset();
@@ -163,8 +173,9 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
             p.snapshotBytes = s.snapshot() == null ? 0 : s.snapshot().length;
             p.tailBytes = s.tail().stream().mapToLong(t -> t.journalValue().length).sum();
             pools.put(s.pool(), p);
-            LOG.info("pool {} restored: snapshot generation {} plus {} journal entries", s.pool(), s.generation(),
-                    s.tail().size());
+            LOG.info("pool {} restored: snapshot generation {} plus {} journal entries ({})", s.pool(), s.generation(),
+                    s.tail().size(), s.legacy() ? "from the tail store of before"
+                            : "re-read from the journal after offset " + s.covered() + " up to " + read.committed());
         }
         this.restored = true;
         ctx.schedule(ViewPublisher.EVERY, PunctuationType.WALL_CLOCK_TIME,
@@ -195,7 +206,11 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         final long entryMs = entry.getTimestamp().toEpochMilli();
         recordTimestamp = record.timestamp();
         publishBookOnce();
-        final Pool pool = pools.computeIfAbsent(entry.getPool(), this::newPool);
+        Pool pool = pools.get(entry.getPool());
+        if (pool == null) {
+            pool = newPool(entry.getPool(), cause.getOffset() - 1); // a restore re-applies this entry on an empty engine
+            pools.put(entry.getPool(), pool);
+        }
         Applied applied;
         synchronized (pool.handle) {
             try {
@@ -212,10 +227,15 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         }
         // decisions first: a snapshot stores the histories of what it covers, this entry's included
         emit(entry.getPool(), pool, applied, cause, record.timestamp());
+        pool.handle.history().flushDue(history);
         if (applied.skipped() == null) {
             pool.tailFrom = Math.min(pool.tailFrom, cause.getOffset());
-            store.appendTail(entry.getPool(), pool.generation, pool.tailSize++,
-                    new EngineStore.TailEntry(cause.getPartition(), cause.getOffset(), entryMs, record.value()));
+            final EngineStore.TailEntry entryApplied = new EngineStore.TailEntry(cause.getPartition(), cause.getOffset(),
+                    entryMs, record.value());
+            if (pool.legacyTail) {
+                store.appendTail(entry.getPool(), pool.generation, pool.tail.size(), entryApplied);
+            }
+            pool.tail.add(entryApplied);
             pool.tailBytes += record.value().length;
             if (snapshotDue(pool)) {
                 snapshot(entry.getPool(), pool, cause, record.timestamp());
@@ -244,7 +264,8 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
     private Applied skip(final JournalEntry entry, final JournalPosition cause, final Pool pool, final RuntimeException e) {
         LOG.error("{}; the pool's engine is rebuilt from its snapshot and tail", SkippedEntry.describe(entry, cause, e), e);
         applier.forgetPool(entry.getPool());
-        pool.engine = EngineRestorer.restore(store.load(entry.getPool()), configs.apply(entry.getPool()), applier, journal);
+        pool.engine = EngineRestorer.restore(store.load(entry.getPool()).withTail(pool.tail), configs.apply(entry.getPool()),
+                applier, journal);
         pool.handle.replace(pool.engine);
         return applier.skipped(pool.engine, entry, cause, e);
     }
@@ -299,10 +320,10 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
                 SNAPSHOTS_SINK);
     }
 
-    private Pool newPool(final String name) {
+    private Pool newPool(final String name, final long covered) {
         final PoolEngine engine = new PoolEngine(configs.apply(name));
-        store.writeSnapshot(name, 0, null);
-        return new Pool(registry.register(name, engine), engine, 0, 0);
+        store.writeSnapshot(name, 0, null, covered);
+        return new Pool(registry.register(name, engine), engine, 0);
     }
 
     private void snapshot(final String name, final Pool pool, final JournalPosition covered, final long timestamp) {
@@ -313,11 +334,12 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         }
         final long t1 = SchedulerMetrics.wallNowMs();
         pool.generation++;
-        pool.tailSize = 0;
+        pool.tail.clear();
+        pool.legacyTail = false;
         pool.tailBytes = 0;
         pool.snapshotBytes = bytes.length;
         pool.tailFrom = Long.MAX_VALUE;
-        store.writeSnapshot(name, pool.generation, bytes);
+        store.writeSnapshot(name, pool.generation, bytes, covered.getOffset());
         final int histories = pool.handle.history().flushTo(history);
         purgeExpiredRecords();
         // The same state on the snapshot topic, with the journal offset it covers: audit starts there. The
@@ -341,8 +363,8 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
      * which stops the placer while it is taken, still costs at most about one journal byte per entry.
      */
     private boolean snapshotDue(final Pool pool) {
-        return pool.tailSize >= snapshotEvery
-                || pool.tailSize >= MIN_TAIL_ENTRIES && pool.tailBytes >= pool.snapshotBytes;
+        return pool.tail.size() >= snapshotEvery
+                || pool.tail.size() >= MIN_TAIL_ENTRIES && pool.tailBytes >= pool.snapshotBytes;
     }
 
     /**

@@ -46,7 +46,7 @@ final class RouteEnds {
     /** The notice a record of the routing topic is, or null when it is a job record. */
     static Notice read(final Record<byte[], byte[]> record) {
         final Header pool = record.headers().lastHeader(POOL);
-        if (pool == null || pool.value() == null || record.headers().lastHeader(Origin.TOPIC) != null
+        if (pool == null || pool.value() == null || Origin.isCopy(record.headers())
                 || record.key() == null || record.value() == null) {
             return null;
         }

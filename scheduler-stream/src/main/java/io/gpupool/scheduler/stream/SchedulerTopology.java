@@ -63,15 +63,18 @@ public final class SchedulerTopology {
                                  final int snapshotEvery, final long tickIntervalMs, final TelemetryRules rules,
                                  final long maxClockAheadMs) {
         return build(applicationId, t, codecs, metrics, engines, configs, snapshotEvery, tickIntervalMs, rules,
-                maxClockAheadMs, JobSources.SHARED_ONLY);
+                maxClockAheadMs, JobSources.SHARED_ONLY, JournalReader.NONE);
     }
 
-    /** @param jobSources whether tenants' job topics are read besides the shared one */
+    /**
+     * @param jobSources whether tenants' job topics are read besides the shared one
+     * @param journalReader how a restoring placer re-reads the journal entries after its pools' snapshots
+     */
     public static Topology build(final String applicationId, final TopicNames t, final Codecs codecs,
                                  final SchedulerMetrics metrics,
                                  final PoolEngines engines, final Function<String, EngineConfig> configs,
                                  final int snapshotEvery, final long tickIntervalMs, final TelemetryRules rules,
-                                 final long maxClockAheadMs, final JobSources jobSources) {
+                                 final long maxClockAheadMs, final JobSources jobSources, final JournalReader journalReader) {
         final ByteArrayDeserializer bytes = new ByteArrayDeserializer();
         final ClampedTimestamps clock = new ClampedTimestamps(maxClockAheadMs, metrics);
 
@@ -104,8 +107,9 @@ public final class SchedulerTopology {
 
         // Stage 2: the journal only
         topo.addSource(JOURNAL_SOURCE, bytes, bytes, t.journal());
-        topo.addProcessor("placer", () -> new PlacerProcessor(configs, snapshotEvery, engines, metrics, codecs),
+        topo.addProcessor("placer", () -> new PlacerProcessor(configs, snapshotEvery, engines, metrics, codecs, journalReader),
                 JOURNAL_SOURCE);
+        // the tail store is written only for pools a scheduler of before stored with it (EngineStore)
         for (final String s : new String[] {EngineStore.SNAPSHOTS, EngineStore.TAIL, PlacerProcessor.JOB_STORE,
                 DecisionHistory.STORE}) {
             topo.addStateStore(store(s), "placer");

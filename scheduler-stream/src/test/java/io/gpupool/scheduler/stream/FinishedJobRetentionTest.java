@@ -96,8 +96,7 @@ class FinishedJobRetentionTest {
             final KeyValueStore<String, byte[]> jobs = h.driver.getKeyValueStore(PlacerProcessor.JOB_STORE);
             assertThat(JobRecord.fromBytes(jobs.get("j1")).commandId()).isEqualTo("third");
             final JournalApplier applier = new JournalApplier(new KeyedJobBook(new StoreBookMap(jobs), BookChanges.NONE, true));
-            final List<EngineStore.Stored> stored = new EngineStore(h.driver.getKeyValueStore(EngineStore.SNAPSHOTS),
-                    h.driver.getKeyValueStore(EngineStore.TAIL)).load();
+            final List<EngineStore.Stored> stored = h.storedEngines();
             assertThat(stored).singleElement().satisfies(s -> assertThat(s.tail()).hasSizeGreaterThan(4));
             final PoolEngine restored = EngineRestorer.restore(stored.get(0),
                     Harness.configs(SETTINGS).apply("p1"), applier,

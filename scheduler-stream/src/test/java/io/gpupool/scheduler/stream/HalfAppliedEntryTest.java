@@ -67,9 +67,7 @@ class HalfAppliedEntryTest {
     private static byte[] restored(final Harness h) {
         final KeyValueStore<String, byte[]> jobs = h.driver.getKeyValueStore(PlacerProcessor.JOB_STORE);
         final JournalApplier applier = new JournalApplier(new KeyedJobBook(new StoreBookMap(jobs), BookChanges.NONE, true));
-        final EngineStore store = new EngineStore(h.driver.getKeyValueStore(EngineStore.SNAPSHOTS),
-                h.driver.getKeyValueStore(EngineStore.TAIL));
-        return EngineRestorer.restore(store.load("p1"), Harness.configs(HalfAppliedGang.SETTINGS).apply("p1"), applier,
+        return EngineRestorer.restore(h.storedEngine("p1"), Harness.configs(HalfAppliedGang.SETTINGS).apply("p1"), applier,
                 h.codecs.deserializer(JournalEntry.class)).snapshot();
     }
 }

@@ -19,6 +19,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -28,6 +29,7 @@ import java.util.function.Function;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -58,7 +60,10 @@ public final class Harness implements AutoCloseable {
     public final TestInputTopic<String, JobEvent> events;
     public final TestInputTopic<byte[], byte[]> rawJobs;
     public final TestInputTopic<byte[], byte[]> rawGpu;
-    public final TestOutputTopic<String, JournalEntry> journal;
+    /** The journal as written (raw bytes); read through {@link #journal()}, which keeps every record for the reader. */
+    private final TestOutputTopic<String, byte[]> journal;
+    private final List<TestRecord<String, byte[]>> journalLog = new ArrayList<>();
+    private int journalRead;
     public final TestOutputTopic<String, PlacementDecision> decisions;
     public final TestOutputTopic<String, NodeCommand> commands;
     public final TestOutputTopic<byte[], byte[]> dlq;
@@ -80,7 +85,7 @@ public final class Harness implements AutoCloseable {
         final Properties p = StreamsSettings.local(applicationId, "unused:9092", stateDir.toString());
         driver = new TopologyTestDriver(SchedulerTopology.build(applicationId, topics, codecs, metrics, engines,
                 configs(settings), snapshotEvery, tickIntervalMs, TelemetryRules.defaults(),
-                SchedulerTopology.DEFAULT_MAX_CLOCK_AHEAD_MS, jobSources), p, Instant.ofEpochMilli(0));
+                SchedulerTopology.DEFAULT_MAX_CLOCK_AHEAD_MS, jobSources, journalReader()), p, Instant.ofEpochMilli(0));
         inventory = driver.createInputTopic(topics.inventory(), new StringSerializer(), ser());
         gpu = driver.createInputTopic(topics.telemetryGpu(), new StringSerializer(), ser());
         link = driver.createInputTopic(topics.telemetryLink(), new StringSerializer(), ser());
@@ -88,7 +93,7 @@ public final class Harness implements AutoCloseable {
         events = driver.createInputTopic(topics.jobEvents(), new StringSerializer(), ser());
         rawJobs = driver.createInputTopic(topics.jobs(), new ByteArraySerializer(), new ByteArraySerializer());
         rawGpu = driver.createInputTopic(topics.telemetryGpu(), new ByteArraySerializer(), new ByteArraySerializer());
-        journal = driver.createOutputTopic(topics.journal(), new StringDeserializer(), codecs.deserializer(JournalEntry.class));
+        journal = driver.createOutputTopic(topics.journal(), new StringDeserializer(), new ByteArrayDeserializer());
         decisions = driver.createOutputTopic(topics.decisions(), new StringDeserializer(),
                 codecs.deserializer(PlacementDecision.class));
         commands = driver.createOutputTopic(topics.nodeCommands(), new StringDeserializer(),
@@ -128,8 +133,43 @@ public final class Harness implements AutoCloseable {
         return decisions.readValuesToList();
     }
 
+    /** The journal records written since the last call. */
     public List<TestRecord<String, JournalEntry>> journal() {
-        return journal.readRecordsToList();
+        journalLog.addAll(journal.readRecordsToList());
+        final Deserializer<JournalEntry> decode = codecs.deserializer(JournalEntry.class);
+        final List<TestRecord<String, JournalEntry>> out = new ArrayList<>();
+        for (final TestRecord<String, byte[]> r : journalLog.subList(journalRead, journalLog.size())) {
+            out.add(new TestRecord<>(r.key(), decode.deserialize(topics.journal(), r.headers(), r.value()), r.headers(),
+                    r.getRecordTime()));
+        }
+        journalRead = journalLog.size();
+        return out;
+    }
+
+    /**
+     * The journal as a restarted placer would re-read it: the test driver gives its one partition offsets 0, 1, 2...
+     * in the order the records were written, and has processed all of them (they are all "committed").
+     */
+    public JournalReader journalReader() {
+        return (partition, from, each) -> {
+            journalLog.addAll(journal.readRecordsToList());
+            for (int offset = (int) from; offset < journalLog.size(); offset++) {
+                each.record(offset, journalLog.get(offset).value());
+            }
+            return journalLog.size();
+        };
+    }
+
+    /** Every pool's stored engine state, with the journal entries after its snapshot: what a restart restores. */
+    public List<EngineStore.Stored> storedEngines() {
+        final EngineStore store = new EngineStore(driver.getKeyValueStore(EngineStore.SNAPSHOTS),
+                driver.getKeyValueStore(EngineStore.TAIL));
+        return JournalTail.of(store.load(), 0, journalReader(), codecs.deserializer(JournalEntry.class)).pools();
+    }
+
+    /** One pool's, as {@link #storedEngines()}. */
+    public EngineStore.Stored storedEngine(final String pool) {
+        return storedEngines().stream().filter(s -> s.pool().equals(pool)).findFirst().orElseThrow();
     }
 
     public double counter(final String name, final String... tags) {

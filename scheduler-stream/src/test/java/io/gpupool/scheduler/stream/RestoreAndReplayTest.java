@@ -12,6 +12,7 @@ import io.gpupool.scheduler.journal.JournalApplier;
 import io.gpupool.scheduler.journal.KeyedJobBook;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -19,7 +20,12 @@ import java.util.TreeMap;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
 
@@ -74,12 +80,10 @@ class RestoreAndReplayTest {
     void enginesRestoredFromSnapshotAndTailEqualTheLiveOnes() throws Exception {
         try (Harness h = new Harness(7, 10_000)) {
             workload(h, 42);
-            final KeyValueStore<String, byte[]> snapshots = h.driver.getKeyValueStore(EngineStore.SNAPSHOTS);
-            final KeyValueStore<String, byte[]> tail = h.driver.getKeyValueStore(EngineStore.TAIL);
             final KeyValueStore<String, byte[]> jobs = h.driver.getKeyValueStore(PlacerProcessor.JOB_STORE);
             // the book as the live run left it: a restore re-applies the tail without changing it
             final JournalApplier applier = new JournalApplier(new KeyedJobBook(new StoreBookMap(jobs), BookChanges.NONE, true));
-            final List<EngineStore.Stored> stored = new EngineStore(snapshots, tail).load();
+            final List<EngineStore.Stored> stored = h.storedEngines();
             assertThat(stored).extracting(EngineStore.Stored::pool).containsExactlyInAnyOrder("p1", "p2");
             assertThat(stored).anySatisfy(s -> assertThat(s.generation()).isGreaterThan(3));
             for (final EngineStore.Stored s : stored) {
@@ -89,6 +93,80 @@ class RestoreAndReplayTest {
                 assertThat(restored.snapshot()).as("pool " + s.pool()).isEqualTo(live);
             }
         }
+    }
+
+    /**
+     * A pool stored by a scheduler of before (a meta record without the covered offset, the entries since its snapshot
+     * in the tail store) restores from that tail without reading the journal, keeps appending to it, and leaves it at
+     * its next snapshot. The placer runs on a copy of the test driver's stores (a restart on a kept state directory),
+     * rewritten in that form, and is given the journal records the live run goes on to write.
+     */
+    @Test
+    void aPoolStoredInTheFormOfBeforeRestoresFromItsTailStoreAndLeavesItAtTheNextSnapshot() throws Exception {
+        try (Harness h = new Harness(50, 10_000)) {
+            workload(h, 42);
+            final MockProcessorContext<Object, Object> ctx = new MockProcessorContext<>();
+            for (final String name : new String[] {EngineStore.SNAPSHOTS, EngineStore.TAIL, PlacerProcessor.JOB_STORE,
+                    DecisionHistory.STORE}) {
+                final KeyValueStore<String, byte[]> copy = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name),
+                        Serdes.String(), Serdes.ByteArray()).withLoggingDisabled().build();
+                copy.init(ctx.getStateStoreContext(), copy);
+                ctx.addStateStore(copy);
+                try (KeyValueIterator<String, byte[]> it = h.driver.<String, byte[]>getKeyValueStore(name).all()) {
+                    it.forEachRemaining(kv -> copy.put(kv.key, kv.value));
+                }
+            }
+            final KeyValueStore<String, byte[]> snapshots = ctx.getStateStore(EngineStore.SNAPSHOTS);
+            final EngineStore store = new EngineStore(snapshots, ctx.getStateStore(EngineStore.TAIL));
+            int tails = 0;
+            for (final EngineStore.Stored s : h.storedEngines()) {
+                final byte[] meta = snapshots.get(EngineStore.metaKey(s.pool()));
+                snapshots.put(EngineStore.metaKey(s.pool()), Arrays.copyOf(meta, EngineStore.LEGACY_META_BYTES));
+                for (int slot = 0; slot < s.tail().size(); slot++) {
+                    store.appendTail(s.pool(), s.generation(), slot, s.tail().get(slot));
+                }
+                tails += s.tail().size();
+            }
+            assertThat(tails).as("entries since the last snapshots").isPositive();
+
+            final PoolEngines engines = new PoolEngines();
+            final PlacerProcessor placer = new PlacerProcessor(Harness.configs(Map.of()), 50, engines, h.metrics, h.codecs,
+                    JournalReader.NONE); // reading the journal would throw
+            placer.init(ctx);
+            for (final String pool : List.of("p1", "p2")) {
+                assertThat(engines.pool(pool).orElseThrow().read(PoolEngine::snapshot)).as("pool " + pool)
+                        .isEqualTo(h.engines.pool(pool).orElseThrow().read(PoolEngine::snapshot));
+            }
+
+            final int before = store.load("p1").tail().size();
+            final long from = h.journal().size();
+            long next = from;
+            for (int i = 0; i < 60; i++) {
+                h.jobs.pipeInput("more" + i, Fixtures.submit("more" + i, Fixtures.request("p1", 1, 1).build()), 200_000 + i);
+                next = feed(h, placer, ctx, next);
+                if (i == 2) {
+                    assertThat(store.load("p1")).satisfies(s -> {
+                        assertThat(s.legacy()).as("no snapshot yet").isTrue();
+                        assertThat(s.tail()).as("still appended to the tail store").hasSizeGreaterThanOrEqualTo(before + 3);
+                    });
+                }
+            }
+            assertThat(store.load("p1").legacy()).as("the next snapshot is of the new form").isFalse();
+            assertThat(engines.pool("p1").orElseThrow().read(PoolEngine::snapshot))
+                    .isEqualTo(h.engines.pool("p1").orElseThrow().read(PoolEngine::snapshot));
+        }
+    }
+
+    /** Gives the placer the journal records from offset {@code from} on, as its task would read them; returns the next offset. */
+    private static long feed(final Harness h, final PlacerProcessor placer, final MockProcessorContext<Object, Object> ctx,
+                             final long from) {
+        final long[] next = {from};
+        h.journalReader().readProcessed(0, from, (offset, value) -> {
+            ctx.setRecordMetadata(h.topics.journal(), 0, offset);
+            placer.process(new Record<>(null, value, 0L));
+            next[0] = offset + 1;
+        });
+        return next[0];
     }
 
     /**
@@ -112,8 +190,7 @@ class RestoreAndReplayTest {
             final KeyedJobBook book = new KeyedJobBook(new StoreBookMap(jobs), BookChanges.NONE, true);
             final JournalApplier applier = new JournalApplier(book);
             final PoolEngines restored = new PoolEngines();
-            final List<EngineStore.Stored> stored = new EngineStore(h.driver.getKeyValueStore(EngineStore.SNAPSHOTS),
-                    h.driver.getKeyValueStore(EngineStore.TAIL)).load();
+            final List<EngineStore.Stored> stored = h.storedEngines();
             int unflushed = 0;
             for (final EngineStore.Stored s : stored) {
                 final UnflushedHistory again = new UnflushedHistory();

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupool.avro.JobEventType;
 import java.util.List;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,9 +22,7 @@ class SnapshotCadenceTest {
                 h.jobs.pipeInput(id, Fixtures.submit(id, Fixtures.request("p1", 1, 1).build()), t++);
                 h.events.pipeInput(id, h.event(id, JobEventType.COMPLETED, t), t++);
             }
-            final KeyValueStore<String, byte[]> snapshots = h.driver.getKeyValueStore(EngineStore.SNAPSHOTS);
-            final KeyValueStore<String, byte[]> tail = h.driver.getKeyValueStore(EngineStore.TAIL);
-            final List<EngineStore.Stored> stored = new EngineStore(snapshots, tail).load();
+            final List<EngineStore.Stored> stored = h.storedEngines();
             assertThat(stored).singleElement().satisfies(s -> {
                 // the empty pool's snapshot is due at the first entry after 1,000; then one every 1,000 entries
                 assertThat(s.generation()).isBetween(2L, 3L);
@@ -47,8 +44,7 @@ class SnapshotCadenceTest {
                 h.jobs.pipeInput(id, Fixtures.submit(id, Fixtures.request("p1", 1, 1).build()), t++);
                 h.events.pipeInput(id, h.event(id, JobEventType.COMPLETED, t), t++);
             }
-            final List<EngineStore.Stored> stored = new EngineStore(h.driver.getKeyValueStore(EngineStore.SNAPSHOTS),
-                    h.driver.getKeyValueStore(EngineStore.TAIL)).load();
+            final List<EngineStore.Stored> stored = h.storedEngines();
             // one snapshot at entry 1,000 (the empty pool's is due at once), none after: the tail is lighter
             final int entries = h.journal().size();
             assertThat(entries).isBetween(2_400, 2_500);
