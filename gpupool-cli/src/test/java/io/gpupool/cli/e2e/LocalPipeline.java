@@ -57,7 +57,8 @@ final class LocalPipeline implements AutoCloseable {
         new CommandLine(options).parseArgs(pipelineFlags);
         final Path dataDir = dir.resolve("stack");
         final UpContext context = OnStackPipeline.context(stack, dataDir, names);
-        final List<UpService> services = new ArrayList<>(List.of(new TopicsService(), new SchedulerService()));
+        // its own application id: pipelines on the shared stack must not restore each other's stores
+        final List<UpService> services = new ArrayList<>(List.of(new TopicsService(), new SchedulerService(prefix + "-scheduler")));
         final LocalPipeline pipeline = new LocalPipeline(stack, TopicCatalog.defaults().withOverrides(names), configFile,
                 dataDir);
         services.addAll(PipelineServices.of(options, pipeline.parts, new PrintWriter(new StringWriter(), true)));

@@ -26,6 +26,7 @@ final class KafkaJournalReader implements JournalReader {
 
     private final Map<String, Object> config;
     private final String topic;
+    private final String group;
 
     /** @param streams the application's Streams settings: the same brokers, security and client overrides */
     KafkaJournalReader(final StreamsConfig streams, final String applicationId, final String topic) {
@@ -35,6 +36,7 @@ final class KafkaJournalReader implements JournalReader {
         this.config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         this.config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         this.topic = topic;
+        this.group = applicationId;
     }
 
     @Override
@@ -44,10 +46,11 @@ final class KafkaJournalReader implements JournalReader {
                 new ByteArrayDeserializer())) {
             final OffsetAndMetadata committed = consumer.committed(Set.of(tp), STALL_LIMIT).get(tp);
             if (committed == null) {
-                throw new IllegalStateException("the placer has state for " + tp + " but its application has no committed"
-                        + " offset there (were the group's offsets expired, offsets.retention.minutes?): the state cannot"
-                        + " be matched to the journal; start it under a new application id (or on reset offsets and an empty state"
-                        + " directory) to rebuild it from the journal");
+                throw new IllegalStateException("the placer has state for " + tp + " but application " + group
+                        + " has no committed offset there, so the state cannot be matched to the journal. Either another"
+                        + " pipeline with other topic names runs under the same application id (its stores are shared:"
+                        + " give each pipeline its own --application-id), or the group's offsets expired"
+                        + " (offsets.retention.minutes; start under a new application id to rebuild from the journal)");
             }
             final long to = committed.offset();
             if (from >= to) {
