@@ -75,13 +75,16 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         /** Journal bytes in the tail, and the size of the snapshot it follows (see {@link #snapshotDue}). */
         long tailBytes;
         long snapshotBytes;
-        /** Journal offset of the first entry of the tail (a restore re-applies from there); MAX_VALUE: none. */
-        long tailFrom = Long.MAX_VALUE;
 
         Pool(final PoolEngines.Handle handle, final PoolEngine engine, final long generation) {
             this.handle = handle;
             this.engine = engine;
             this.generation = generation;
+        }
+
+        /** Journal offset of the first entry of the tail (a restore re-applies from there); MAX_VALUE: none. */
+        long tailFrom() {
+            return tail.isEmpty() ? Long.MAX_VALUE : tail.get(0).offset();
         }
     }
 
@@ -168,7 +171,6 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
             p.legacyTail = s.legacy();
             if (!s.tail().isEmpty()) {
                 p.handle.advanced(s.tail().get(s.tail().size() - 1).offset());
-                p.tailFrom = s.tail().get(0).offset();
             }
             p.snapshotBytes = s.snapshot() == null ? 0 : s.snapshot().length;
             p.tailBytes = s.tail().stream().mapToLong(t -> t.journalValue().length).sum();
@@ -229,7 +231,6 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         emit(entry.getPool(), pool, applied, cause, record.timestamp());
         pool.handle.history().flushDue(history);
         if (applied.skipped() == null) {
-            pool.tailFrom = Math.min(pool.tailFrom, cause.getOffset());
             final EngineStore.TailEntry entryApplied = new EngineStore.TailEntry(cause.getPartition(), cause.getOffset(),
                     entryMs, record.value());
             if (pool.legacyTail) {
@@ -338,7 +339,6 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         pool.legacyTail = false;
         pool.tailBytes = 0;
         pool.snapshotBytes = bytes.length;
-        pool.tailFrom = Long.MAX_VALUE;
         store.writeSnapshot(name, pool.generation, bytes, covered.getOffset());
         final int histories = pool.handle.history().flushTo(history);
         purgeExpiredRecords();
@@ -374,7 +374,7 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
     private void purgeExpiredRecords() {
         long from = Long.MAX_VALUE;
         for (final Pool p : pools.values()) {
-            from = Math.min(from, p.tailFrom);
+            from = Math.min(from, p.tailFrom());
         }
         book.purgeExpiredBefore(from == Long.MAX_VALUE ? Long.MAX_VALUE : from + 1);
     }
