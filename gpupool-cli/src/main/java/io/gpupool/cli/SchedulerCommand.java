@@ -97,7 +97,8 @@ public final class SchedulerCommand implements Callable<Integer> {
 
     @Option(names = "--compression", paramLabel = "CODEC",
             description = "Compression of what the scheduler writes (decisions, node commands, DLQ, journal): none, gzip,"
-                    + " snappy, lz4 or zstd. Default gzip, which kafkajs, librdkafka and Java all read (kafkajs has no lz4).")
+                    + " snappy, lz4 or zstd. Default lz4 where the broker stores decisions, node commands and the DLQ as gzip"
+                    + " (compression.type=gzip, as gpupool creates them), else gzip: kafkajs reads no other codec.")
     String compression = "";
 
     @Option(names = "--tenant-topics", description = "Also read every tenant's job topic (<jobs topic>.<tenant>, e.g."

@@ -3,8 +3,10 @@ package io.gpupool.topics;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -32,6 +34,13 @@ public final class TopicCatalog {
     /** Jobs, events and commands: long enough to reconstruct a month of history. */
     static final long LONG_RETENTION_MS = 30 * DAY_MS;
     static final int DEFAULT_PARTITIONS = 3;
+    /**
+     * The topics gpupool writes that clients in any language read (sinks, dashboards, tools). They are created
+     * with {@code compression.type=gzip}: the broker stores them as gzip whatever codec the producer used, so
+     * kafkajs, which reads no other codec, reads them while the scheduler writes a cheaper one.
+     */
+    public static final Set<Topic> READ_BY_ANY_CLIENT = Collections.unmodifiableSet(
+            EnumSet.of(Topic.DECISIONS, Topic.NODE_COMMANDS, Topic.DLQ));
 
     private final Map<Topic, TopicSpec> specs;
 
@@ -77,6 +86,9 @@ public final class TopicCatalog {
                 break;
             default:
                 throw new IllegalStateException("no default configs for " + topic);
+        }
+        if (READ_BY_ANY_CLIENT.contains(topic)) {
+            c.put("compression.type", "gzip");
         }
         return c;
     }

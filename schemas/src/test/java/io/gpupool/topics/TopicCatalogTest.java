@@ -25,6 +25,18 @@ class TopicCatalogTest {
     }
 
     @Test
+    void theTopicsEveryClientReadsAreStoredAsGzipAndTheRestKeepTheProducersCodec() {
+        final TopicCatalog catalog = TopicCatalog.defaults();
+        for (final Topic t : Topic.values()) {
+            if (t == Topic.DECISIONS || t == Topic.NODE_COMMANDS || t == Topic.DLQ) {
+                assertThat(catalog.spec(t).configs()).as(t.id()).containsEntry("compression.type", "gzip");
+            } else {
+                assertThat(catalog.spec(t).configs()).as(t.id()).doesNotContainKey("compression.type");
+            }
+        }
+    }
+
+    @Test
     void overridesRenameAndResize() {
         final TopicCatalog catalog = TopicCatalog.defaults().withOverrides(Map.of(
                 "gpupool.topics.partitions", "6",

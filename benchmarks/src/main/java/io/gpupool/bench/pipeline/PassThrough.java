@@ -42,8 +42,10 @@ final class PassThrough {
         BenchTopics.createAndAwaitLeaders(o.bootstrapServers(), o.clientOverrides(), List.of(in, out), PARTITIONS);
         progress.printf("bench: pass-through ceiling on a backlog of %d job records%n", o.passthroughRecords());
         final long backlog = produceBacklog(o, in, codecs);
-        final Properties cfg = StreamsSettings.merge(StreamsSettings.local(prefix + "-passthrough", o.bootstrapServers(),
-                Files.createDirectories(o.stateDir().resolve(prefix + "-passthrough")).toString()), o.clientOverrides());
+        // the codec the scheduler writes with on topics gpupool creates (a --command-config codec wins in both)
+        final Properties cfg = StreamsSettings.merge(StreamsSettings.merge(StreamsSettings.local(prefix + "-passthrough",
+                o.bootstrapServers(), Files.createDirectories(o.stateDir().resolve(prefix + "-passthrough")).toString()),
+                StreamsSettings.compression(StreamsSettings.FAST_COMPRESSION)), o.clientOverrides());
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(PipelineBench.consumerConfig(o.bootstrapServers(),
                 o.clientOverrides(), prefix + "-pt-reader"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             c.subscribe(List.of(out));

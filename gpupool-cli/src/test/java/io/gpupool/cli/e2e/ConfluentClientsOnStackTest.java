@@ -13,6 +13,7 @@ import io.gpupool.cli.up.TopicsService;
 import io.gpupool.cli.up.UpContext;
 import io.gpupool.cli.up.UpService;
 import io.gpupool.cli.workload.JobCommands;
+import io.gpupool.localstack.broker.BrokerLayout;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
 import io.gpupool.registry.SchemaRegistryClient;
@@ -195,6 +196,17 @@ class ConfluentClientsOnStackTest {
     @Order(6)
     void debiansConfluentKafkaForPython() throws Exception {
         run(InteropClient.python());
+    }
+
+    @Test
+    @Order(7)
+    void theSchedulerWritesLz4AndTheBrokerStoresWhatOtherClientsReadAsGzip() throws Exception {
+        // the journal keeps the producer's codec; decisions and node commands are re-encoded (the catalog's
+        // compression.type=gzip), and kafkajs read them above
+        final Path data = new BrokerLayout(stack.dataDir()).logDirs();
+        assertThat(StoredCodecs.of(data, catalog.name(Topic.JOURNAL))).containsExactly("lz4");
+        assertThat(StoredCodecs.of(data, catalog.name(Topic.DECISIONS))).containsExactly("gzip");
+        assertThat(StoredCodecs.of(data, catalog.name(Topic.NODE_COMMANDS))).containsExactly("gzip");
     }
 
     // ---- helpers

@@ -95,9 +95,12 @@ public final class SchedulerApp implements AutoCloseable {
         clients.putAll(o.clientOverrides());
         clients.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, o.bootstrapServers());
         final JobSources jobSources;
-        try (Admin admin = Admin.create(adminConfig(o, clients))) { // one admin client for both start-up steps
+        final Properties compression;
+        try (Admin admin = Admin.create(adminConfig(o, clients))) { // one admin client for the start-up steps
             createMissingTopics(admin, o);
             jobSources = o.tenantTopics() ? JobSources.withTenantTopics(jobsByIdPartitions(admin, o)) : JobSources.SHARED_ONLY;
+            compression = OutputCompression.chosenByCaller(o.clientOverrides()) ? new Properties()
+                    : OutputCompression.choose(admin, o.catalog(), o.bootstrapServers());
         }
 
         final Map<String, Object> serdeConfig = AvroSerdeConfig.forClient(o.clientOverrides(), o.registryUrl());
@@ -112,6 +115,7 @@ public final class SchedulerApp implements AutoCloseable {
         if (o.production()) {
             props = StreamsSettings.merge(props, StreamsSettings.productionProfile());
         }
+        props = StreamsSettings.merge(props, compression);
         if (o.tenantTopics()) {
             // a new tenant's topic is found by the main consumer's metadata refresh: 30 s instead of Kafka's 5 min
             props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG), TENANT_TOPIC_DISCOVERY_MS);

@@ -20,12 +20,18 @@ import org.apache.kafka.streams.StreamsConfig;
 public final class StreamsSettings {
     public static final String PRODUCTION_PROFILE = "/io/gpupool/scheduler/stream/production.properties";
     /**
-     * Compression of everything the scheduler writes (decisions, node commands, the DLQ, the journal,
-     * its changelogs). gzip because every common client reads it: the Java client and librdkafka
-     * (Python, Go, .NET) read every codec, but kafkajs has only gzip built in (lz4, snappy and zstd need
-     * native plugins), and a sink or dashboard in Node must be able to read decisions and node commands.
+     * Compression of everything the scheduler writes (decisions, node commands, the DLQ, the journal, its
+     * changelogs) where nothing better is known: gzip, because every common client reads it. The Java client
+     * and librdkafka (Python, Go, .NET) read every codec, but kafkajs has only gzip built in (lz4, snappy and
+     * zstd need native plugins), and a sink or dashboard in Node must be able to read decisions and node commands.
      */
-    public static final String DEFAULT_COMPRESSION = "gzip";
+    public static final String READABLE_EVERYWHERE_COMPRESSION = "gzip";
+    /**
+     * What the scheduler writes with when the broker re-encodes the topics others read into gzip (the topics
+     * gpupool creates are set so; see the scheduler app's OutputCompression): lz4, several times cheaper on
+     * the stream threads than gzip, which matters most for the multi-MB snapshots.
+     */
+    public static final String FAST_COMPRESSION = "lz4";
     /** The codecs Kafka producers know. */
     public static final List<String> CODECS = List.of("none", "gzip", "snappy", "lz4", "zstd");
 
@@ -56,7 +62,7 @@ public final class StreamsSettings {
         p.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 8L * 1024 * 1024);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
         p.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024);
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), DEFAULT_COMPRESSION);
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.COMPRESSION_TYPE_CONFIG), READABLE_EVERYWHERE_COMPRESSION);
         // snapshot chunks are 512 KB; leave room for headers
         p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), 2 * 1024 * 1024);
         p.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 2000);
