@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * topics other clients read (decisions, node commands, the DLQ) with {@code compression.type=gzip}: the broker
  * stores them as gzip whatever the producer sent, and kafkajs, which has only gzip built in, reads them. Then
  * the scheduler writes lz4 ({@link StreamsSettings#FAST_COMPRESSION}), several times cheaper per byte than
- * gzip on its own thread: a 4,096-node pool's snapshot (about 11 MB, written to its changelog and to the
- * snapshot topic) took 0.5-1 s through gzip and 55-185 ms through lz4 on the 2-core bench machine.
+ * gzip on its own thread: a 4,096-node pool's snapshot (3-19 MB in the bench, written to its changelog and to the
+ * snapshot topic) stopped the placer 0.5-1.3 s through gzip and 0.1-0.3 s through lz4 on the 2-core bench machine.
  *
  * <p>A topic created before, or by hand, keeps the producer's codec ({@code compression.type=producer}); an
  * lz4 batch there would be unreadable by kafkajs, so the scheduler then writes gzip everywhere and says which
