@@ -50,12 +50,14 @@ final class OutputCompression {
      * by the broker into a codec they all read, else gzip (with a warning naming the topics and the fix).
      */
     static Properties choose(final Admin admin, final TopicCatalog catalog, final String bootstrap) {
+        final List<String> names = new ArrayList<>();
+        final List<ConfigResource> topics = new ArrayList<>();
+        for (final Topic t : TopicCatalog.READ_BY_ANY_CLIENT) {
+            names.add(catalog.name(t));
+            topics.add(new ConfigResource(ConfigResource.Type.TOPIC, catalog.name(t)));
+        }
         final List<String> keepProducerCodec = new ArrayList<>();
         try {
-            final List<ConfigResource> topics = new ArrayList<>();
-            for (final Topic t : TopicCatalog.READ_BY_ANY_CLIENT) {
-                topics.add(new ConfigResource(ConfigResource.Type.TOPIC, catalog.name(t)));
-            }
             final Map<ConfigResource, Config> configs = admin.describeConfigs(topics).all().get(60, TimeUnit.SECONDS);
             for (final ConfigResource r : topics) {
                 final ConfigEntry e = configs.get(r).get(TopicConfig.COMPRESSION_TYPE_CONFIG);
@@ -66,8 +68,8 @@ final class OutputCompression {
             }
         } catch (final ExecutionException | TimeoutException e) {
             LOG.warn("cannot read the compression.type of {} on {} ({}); the scheduler writes gzip, which every client reads",
-                    names(catalog), bootstrap, e.getCause() == null ? e.toString() : e.getCause().getMessage());
-            return codec(StreamsSettings.READABLE_EVERYWHERE_COMPRESSION);
+                    names, bootstrap, e.getCause() == null ? e.toString() : e.getCause().getMessage());
+            return StreamsSettings.compression(StreamsSettings.READABLE_EVERYWHERE_COMPRESSION);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
@@ -77,22 +79,8 @@ final class OutputCompression {
                     + "kafkajs; `kafka-configs --bootstrap-server {} --alter --entity-type topics --entity-name TOPIC "
                     + "--add-config compression.type=gzip` on each lets it write {}, cheaper on its own threads",
                     keepProducerCodec, bootstrap, StreamsSettings.FAST_COMPRESSION);
-            return codec(StreamsSettings.READABLE_EVERYWHERE_COMPRESSION);
+            return StreamsSettings.compression(StreamsSettings.READABLE_EVERYWHERE_COMPRESSION);
         }
-        return codec(StreamsSettings.FAST_COMPRESSION);
-    }
-
-    private static Properties codec(final String codec) {
-        final Properties p = new Properties();
-        p.put(PRODUCER_CODEC, codec);
-        return p;
-    }
-
-    private static List<String> names(final TopicCatalog catalog) {
-        final List<String> out = new ArrayList<>();
-        for (final Topic t : TopicCatalog.READ_BY_ANY_CLIENT) {
-            out.add(catalog.name(t));
-        }
-        return out;
+        return StreamsSettings.compression(StreamsSettings.FAST_COMPRESSION);
     }
 }

@@ -29,11 +29,7 @@ class OutputCompressionOnStackTest {
     void topicsCreatedFromTheCatalogAreStoredAsGzipSoTheSchedulerWritesLz4(final TestStack stack) throws Exception {
         final TopicCatalog catalog = catalog(stack.uniqueName("codec-catalog"));
         try (Admin admin = Admin.create(stack.adminConfig())) {
-            final List<NewTopic> topics = new ArrayList<>();
-            for (final TopicSpec s : catalog.all()) {
-                topics.add(s.newTopic());
-            }
-            admin.createTopics(topics).all().get();
+            create(admin, catalog, null);
             assertThat(OutputCompression.choose(admin, catalog, stack.bootstrapServers()).getProperty(KEY)).isEqualTo("lz4");
         }
     }
@@ -42,17 +38,7 @@ class OutputCompressionOnStackTest {
     void aTopicThatKeepsTheProducersCodecMakesTheSchedulerWriteGzip(final TestStack stack) throws Exception {
         final TopicCatalog catalog = catalog(stack.uniqueName("codec-legacy"));
         try (Admin admin = Admin.create(stack.adminConfig())) {
-            final List<NewTopic> topics = new ArrayList<>();
-            for (final TopicSpec s : catalog.all()) {
-                final NewTopic t = s.newTopic();
-                if (s.topic() == Topic.NODE_COMMANDS) { // as created before this version, or by hand
-                    final Map<String, String> configs = new TreeMap<>(t.configs());
-                    configs.remove("compression.type");
-                    t.configs(configs);
-                }
-                topics.add(t);
-            }
-            admin.createTopics(topics).all().get();
+            create(admin, catalog, Topic.NODE_COMMANDS); // as created before this version, or by hand
             assertThat(OutputCompression.choose(admin, catalog, stack.bootstrapServers()).getProperty(KEY)).isEqualTo("gzip");
         }
     }
@@ -74,6 +60,21 @@ class OutputCompressionOnStackTest {
         assertThat(OutputCompression.chosenByCaller(prefixed)).isTrue();
         assertThat(OutputCompression.chosenByCaller(plain)).isTrue();
         assertThat(OutputCompression.chosenByCaller(new Properties())).isFalse();
+    }
+
+    /** Creates the catalog's topics as it specifies them, except that {@code producersCodec} (if any) gets no codec. */
+    private static void create(final Admin admin, final TopicCatalog catalog, final Topic producersCodec) throws Exception {
+        final List<NewTopic> topics = new ArrayList<>();
+        for (final TopicSpec s : catalog.all()) {
+            final NewTopic t = s.newTopic();
+            if (s.topic() == producersCodec) {
+                final Map<String, String> configs = new TreeMap<>(t.configs());
+                configs.remove("compression.type");
+                t.configs(configs);
+            }
+            topics.add(t);
+        }
+        admin.createTopics(topics).all().get();
     }
 
     private static TopicCatalog catalog(final String prefix) {
