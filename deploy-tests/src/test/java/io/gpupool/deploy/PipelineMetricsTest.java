@@ -60,7 +60,9 @@ final class PipelineMetricsTest {
             }
             parseOnly.keySet().stream().filter(k -> !k.startsWith("alert ")).forEach(k -> System.out.println("PENDING: " + k));
 
-            final List<String> empty = awaitData(prometheus, mustHaveData, 90);
+            // 30 s: a panel fed by a metric made after the start (a Streams task's) must fill within a few
+            // refreshes, not wait for Micrometer's default re-check a minute later
+            final List<String> empty = awaitData(prometheus, mustHaveData, 30);
             if (!empty.isEmpty()) {
                 System.out.println("metric names Prometheus has: "
                         + prometheus.api("/api/v1/label/__name__/values", Map.of()).path("data"));

@@ -55,6 +55,8 @@ public final class SchedulerApp implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerApp.class);
     /** How soon a tenant job topic made while the scheduler runs is read (the main consumer's metadata age). */
     static final String TENANT_TOPIC_DISCOVERY_MS = "30000";
+    /** How soon a Streams metric made after the start (a task's, once it is assigned) is exported. */
+    private static final Duration STREAMS_METRICS_REFRESH = Duration.ofSeconds(5);
 
     private final KafkaStreams streams;
     private final QueryServer http;
@@ -136,14 +138,17 @@ public final class SchedulerApp implements AutoCloseable {
         // a failed thread is replaced, but a thread that keeps failing shuts the client down (and /health says so)
         final StreamThreadPolicy threads = StreamThreadPolicy.defaults(meters);
         streams.setUncaughtExceptionHandler(threads);
-        final KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
-        streamsMetrics.bindTo(meters);
         final PoolGauges gauges = new PoolGauges(engines, meters);
         final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(r -> {
             final Thread t = new Thread(r, "gpupool-gauges");
             t.setDaemon(true);
             return t;
         });
+        // Streams creates its task metrics only once tasks are assigned, after this binding; Micrometer's
+        // default re-check every 60 s left the task panels empty for the first minute and after each rebalance.
+        final KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams, List.of(), refresher,
+                STREAMS_METRICS_REFRESH);
+        streamsMetrics.bindTo(meters);
         refresher.scheduleWithFixedDelay(() -> {
             try {
                 gauges.refresh();
