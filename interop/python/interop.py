@@ -132,13 +132,19 @@ def broker_login():
     for who in ("SUBMIT", "READ"):
         errors = []
         client = Producer(dict(broker(who), **{"error_cb": errors.append}))
-        try:
-            client.list_topics(timeout=15)
-            ok, detail = True, "%s, %s over %s" % (os.environ.get("GPUPOOL_%s_USER" % who), SASL_MECHANISM, SECURITY)
-        except Exception as e:  # the metadata request fails; why, error_cb says when polled
-            client.poll(1)
-            why = [x.str() for x in errors if x.code() == KafkaError._AUTHENTICATION] or [str(e)]
-            ok, detail = False, "%s: %s" % (os.environ.get("GPUPOOL_%s_USER" % who), why[-1])
+        ok, why, deadline = False, [], time.time() + 15
+        while not ok and not why:
+            try:
+                client.list_topics(timeout=1)
+                ok = True
+            except Exception as e:  # the metadata request fails; why, error_cb says when polled
+                client.poll(0.2)
+                # a refused login is final: librdkafka would only retry it until the timeout
+                why = [x.str() for x in errors if x.code() == KafkaError._AUTHENTICATION]
+                if not why and time.time() > deadline:
+                    why = [str(e)]
+        detail = "%s, %s over %s" % (os.environ.get("GPUPOOL_%s_USER" % who), SASL_MECHANISM, SECURITY) if ok \
+            else "%s: %s" % (os.environ.get("GPUPOOL_%s_USER" % who), why[-1])
         if not ok and SASL_MECHANISM != "PLAIN" and parse_version(libversion()[0]) < SCRAM_FIXED_IN:
             detail += " (librdkafka %s: SCRAM to a Kafka 4 broker needs librdkafka %s or newer; GPUPOOL_SASL_MECHANISM=PLAIN" \
                       " logs in over the same TLS)" % (libversion()[0], ".".join(map(str, SCRAM_FIXED_IN)))

@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import static io.gpupool.sink.SinkTestKit.allocate;
@@ -30,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * committed) and started again on the same ledger: the redelivered commands start no job twice.
  */
 @ExtendWith(LocalStackExtension.class)
+@Execution(ExecutionMode.CONCURRENT)
 class SinkCrashRestartTest {
 
     private static final int JOBS = 16;

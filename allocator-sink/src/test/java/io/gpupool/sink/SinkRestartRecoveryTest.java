@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import static io.gpupool.sink.SinkTestKit.allocate;
@@ -34,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * of a gang member still running stops it and reports RELEASED, not an eviction.
  */
 @ExtendWith(LocalStackExtension.class)
+@Execution(ExecutionMode.CONCURRENT)
 class SinkRestartRecoveryTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);

@@ -22,6 +22,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import static io.gpupool.sink.SinkTestKit.allocate;
@@ -32,6 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The sink on a real broker with the simulated applier: commands in through the serde, job events out. */
 @ExtendWith(LocalStackExtension.class)
+@Execution(ExecutionMode.CONCURRENT)
 class SinkRunnerBrokerTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);

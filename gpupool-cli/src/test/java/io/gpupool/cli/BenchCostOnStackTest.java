@@ -8,12 +8,14 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@code gpupool bench cost}, small, on the real local broker: every request is decided and its costs are
  * printed per request, with the counts a request's life cannot do without.
  */
 @ExtendWith(LocalStackExtension.class)
+@Isolated("a benchmark: its figures and its time are its own only when nothing else runs beside it")
 class BenchCostOnStackTest {
 
     @Test

@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@code gpupool bench pipeline --find-max}, small and short, on the real local broker: the drain, the
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * a minute for its queue to drain before the next one.
  */
 @ExtendWith(LocalStackExtension.class)
+@Isolated("a benchmark: its figures and its time are its own only when nothing else runs beside it")
 class BenchPipelineOnStackTest {
 
     @Test

@@ -72,6 +72,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -92,6 +94,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(LocalStackExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Execution(ExecutionMode.CONCURRENT)
 class AnyProducerOnStackTest {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
@@ -143,6 +146,7 @@ class AnyProducerOnStackTest {
     }
 
     @Test
+    @Execution(ExecutionMode.SAME_THREAD)
     @Order(1)
     void jobsFromACrc32PartitioningClientAndNullKeysAllFinishAndFreeTheirGpus() throws Exception {
         final String topic = catalog.name(Topic.JOBS);
@@ -208,6 +212,7 @@ class AnyProducerOnStackTest {
     }
 
     @Test
+    @Execution(ExecutionMode.SAME_THREAD)
     @Order(2)
     void aClientWithAClockFiveMinutesFastEvictsNothing() throws Exception {
         final String topic = catalog.name(Topic.JOBS);
@@ -279,6 +284,7 @@ class AnyProducerOnStackTest {
     }
 
     @Test
+    @Execution(ExecutionMode.SAME_THREAD)
     @Order(3)
     void afterPreemptionGangsSharesAndFaultsTheAuditFindsNothing() throws Exception {
         final List<String> all = new ArrayList<>();

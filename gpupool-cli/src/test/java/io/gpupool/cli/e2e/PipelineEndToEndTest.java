@@ -41,6 +41,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,6 +58,7 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(LocalStackExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Execution(ExecutionMode.CONCURRENT)
 class PipelineEndToEndTest {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
@@ -101,6 +104,7 @@ class PipelineEndToEndTest {
     }
 
     @Test
+    @Execution(ExecutionMode.SAME_THREAD)
     @Order(1)
     void jobsOfEveryKindArePlacedRunCompleteAndReleaseTheirGpus() throws Exception {
         submit("e2e-single", request("single").setGpusPerNode(1).setSimulatedRuntimeMillis(5_000L));
@@ -141,6 +145,7 @@ class PipelineEndToEndTest {
     }
 
     @Test
+    @Execution(ExecutionMode.SAME_THREAD)
     @Order(2)
     void anXidOnABusyGpuEvictsTheJobAndItIsPlacedElsewhere() throws Exception {
         submit("e2e-xid", request("xid").setGpusPerNode(1).setSimulatedRuntimeMillis(600_000L));
@@ -168,6 +173,7 @@ class PipelineEndToEndTest {
     }
 
     @Test
+    @Execution(ExecutionMode.SAME_THREAD)
     @Order(3)
     void aCancelStopsARunningExecJobsRealProcess() throws Exception {
         final Path pidFile = dir.resolve("job.pid");
@@ -197,6 +203,7 @@ class PipelineEndToEndTest {
     }
 
     @Test
+    @Execution(ExecutionMode.SAME_THREAD)
     @Order(4)
     void aSinkStoppedAndRestartedMidRunAppliesNothingTwice() throws Exception {
         final List<String> ids = new ArrayList<>();

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(LocalStackExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Execution(ExecutionMode.CONCURRENT)
 class SubmitCancelLogsOnStackTest {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
@@ -57,6 +60,7 @@ class SubmitCancelLogsOnStackTest {
     }
 
     @Test
+    @Execution(ExecutionMode.SAME_THREAD)
     void cancelOfAnUnknownJobAnswersAtOnceWithNotFound() {
         final long started = System.nanoTime();
         final Cli cancel = cli("cancel", "no-such-job", "--wait");
@@ -67,6 +71,7 @@ class SubmitCancelLogsOnStackTest {
     }
 
     @Test
+    @Execution(ExecutionMode.SAME_THREAD)
     void aJobThatCanNeverFitIsRefusedBeforeItIsSent() {
         final Cli tooWide = cli("submit", "--job-id", "never-9", "--gpus", "9");
         assertThat(tooWide.code()).as(tooWide.err()).isEqualTo(ExitCodes.REFUSED.code());
@@ -90,6 +95,7 @@ class SubmitCancelLogsOnStackTest {
     }
 
     @Test
+    @Execution(ExecutionMode.SAME_THREAD)
     void aShortModelAliasIsResolvedAndShownAndAnAmbiguousOneRefused() {
         final Cli h100 = cli("submit", "--job-id", "alias-h100", "--gpus", "1", "--gpu-model", "h100",
                 "--simulated-runtime", "1s", "--wait=started", "--timeout", "90s");
@@ -103,6 +109,7 @@ class SubmitCancelLogsOnStackTest {
     }
 
     @Test
+    @Execution(ExecutionMode.SAME_THREAD)
     void aJobFileWithTheFlagsNamesRunsToTheEndAndItsLogIsShown() throws Exception {
         final Path file = dir.resolve("job.yaml");
         Files.writeString(file, String.join("\n", "jobId: file-exec", "tenant: vision", "gpus: 2", "runtimeEstimate: 30m",
@@ -125,6 +132,7 @@ class SubmitCancelLogsOnStackTest {
     }
 
     @Test
+    @Execution(ExecutionMode.SAME_THREAD)
     void waitFinishedSaysWhenTheJobFailedAndASimulatedJobHasNoLog() {
         final Cli failing = cli("submit", "--job-id", "exec-fails", "--gpus", "1", "--wait=finished", "--timeout", "90s",
                 "--", "sh", "-c", "exit 3");
@@ -144,6 +152,7 @@ class SubmitCancelLogsOnStackTest {
     }
 
     @Test
+    @Execution(ExecutionMode.SAME_THREAD)
     void aCommandThatASimulatingSinkWillNotRunIsSaidSo() {
         // the data directory of a stack whose sink simulates, as `gpupool up` without --exec-jobs describes it
         final Path simulating = dir.resolve("simulating");
