@@ -2,13 +2,16 @@ package io.gpupool.localstack.secure;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.GeneralSecurityException;
+import java.security.Key;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -112,7 +115,6 @@ public final class StackCertificates {
 
     private void make() {
         final Path ca = dir.resolve("ca.p12");
-        final Path caCert = dir.resolve("ca.crt");
         final Path request = dir.resolve("server.csr");
         final Path signed = dir.resolve("server.crt");
         try {
@@ -120,11 +122,12 @@ public final class StackCertificates {
             for (final Path p : List.of(serverKeystore(), truststore(), request, signed)) {
                 Files.deleteIfExists(p);
             }
+            // keytool only where the JDK has no public API (making keys and signing); each run is a JVM start,
+            // so the rest is done here with KeyStore
             if (!Files.isRegularFile(ca)) {
                 keytool("-genkeypair", "-alias", CA_ALIAS, "-dname", "CN=gpupool local CA", "-ext", "bc:c",
                         "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "3650", "-keystore", ca.toString());
             }
-            keytool("-exportcert", "-rfc", "-alias", CA_ALIAS, "-keystore", ca.toString(), "-file", caCert.toString());
             keytool("-genkeypair", "-alias", SERVER_ALIAS, "-dname", "CN=localhost", "-keyalg", "EC", "-groupname", "secp256r1",
                     "-validity", "825", "-keystore", serverKeystore().toString());
             keytool("-certreq", "-alias", SERVER_ALIAS, "-keystore", serverKeystore().toString(), "-file", request.toString());
@@ -132,17 +135,33 @@ public final class StackCertificates {
                     "-outfile", signed.toString(), "-rfc", "-validity", "825",
                     "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-ext", "KU=digitalSignature,keyEncipherment",
                     "-ext", "EKU=serverAuth,clientAuth");
-            // The chain first needs its CA, then the signed certificate replaces the self-signed one.
-            keytool("-importcert", "-noprompt", "-alias", CA_ALIAS, "-file", caCert.toString(), "-keystore", serverKeystore().toString());
-            keytool("-importcert", "-noprompt", "-alias", SERVER_ALIAS, "-file", signed.toString(),
-                    "-keystore", serverKeystore().toString());
-            keytool("-importcert", "-noprompt", "-alias", CA_ALIAS, "-file", caCert.toString(), "-keystore", truststore().toString());
+            final Certificate caCertificate = load(ca).getCertificate(CA_ALIAS);
+            // the server's key with its chain (signed certificate, then the CA) replaces the self-signed entry
+            final KeyStore server = load(serverKeystore());
+            final Key key = server.getKey(SERVER_ALIAS, password.toCharArray());
+            final Certificate serverCertificate;
+            try (InputStream in = Files.newInputStream(signed)) {
+                serverCertificate = CertificateFactory.getInstance("X.509").generateCertificate(in);
+            }
+            server.setKeyEntry(SERVER_ALIAS, key, password.toCharArray(), new Certificate[] {serverCertificate, caCertificate});
+            server.setCertificateEntry(CA_ALIAS, caCertificate);
+            store(server, serverKeystore());
+            final KeyStore trust = KeyStore.getInstance(TYPE);
+            trust.load(null, null);
+            trust.setCertificateEntry(CA_ALIAS, caCertificate);
+            store(trust, truststore());
             Files.deleteIfExists(request);
-        } catch (IOException e) {
+        } catch (IOException | GeneralSecurityException e) {
             throw new SecuritySetupException("cannot make the stack's certificates in " + dir + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SecuritySetupException("interrupted while making the stack's certificates", e);
+        }
+    }
+
+    private void store(final KeyStore store, final Path file) throws IOException, GeneralSecurityException {
+        try (OutputStream out = Files.newOutputStream(file)) {
+            store.store(out, password.toCharArray());
         }
     }
 
