@@ -18,6 +18,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Consumed;
@@ -59,8 +60,11 @@ final class PassThrough {
                 figures.put("passthrough_records", Long.toString(backlog));
             } finally {
                 // its figure is taken: a close that hangs (one took its whole 30 s in a 2026-12-01 run) must not hold
-                // up the run; its topics and transactions go with the bench's topics
-                if (!pt.close(Duration.ofSeconds(5))) {
+                // up the run; its topics and transactions go with the bench's topics. Its threads leave the group:
+                // a thread still in the start's follow-up rebalance otherwise waited for the other, already
+                // closed, thread's member (5 s and more, in most runs of 2026-12-03)
+                if (!pt.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                        .withTimeout(Duration.ofSeconds(5)))) {
                     progress.println("bench: the pass-through app did not close within 5 s; going on");
                 }
             }
