@@ -79,8 +79,7 @@ class ConfigChangeOnStackTest {
                 }
                 producer.flush();
                 // the nodes first, so that the quota is what keeps jobs waiting
-                await("4 nodes in the engine").atMost(Duration.ofSeconds(60)).until(() -> app.engines().pool("pool-h")
-                        .map(h -> h.read(e -> e.nodes().size())).orElse(0) == 4);
+                await("4 nodes in the engine").atMost(Duration.ofSeconds(60)).until(() -> app.engines().nodesKnown("pool-h") == 4);
                 for (int i = 0; i < 4; i++) {
                     producer.send(new ProducerRecord<>(topics.jobs(), "j" + i, submit("j" + i, 1, 4)));
                 }

@@ -83,6 +83,9 @@ class HistoryCommandsOnStackTest {
                 producer.send(new ProducerRecord<>(topics.inventory(), "n" + n, node));
             }
             producer.flush();
+            // the nodes first: a job that came before them would queue (or find a smaller pool), and the counts below
+            // assume each job is decided once
+            await("4 nodes in the engine").atMost(Duration.ofSeconds(60)).until(() -> app.engines().nodesKnown("pool-h") == 4);
             for (int i = 0; i < 12; i++) {
                 producer.send(new ProducerRecord<>(topics.jobs(), "j" + i, submit("j" + i, i % 3 == 0 ? 2 : 1, 4)));
             }

@@ -64,6 +64,8 @@ class QueueExplainCommandTest {
                     .setPool("cli").setObservedAt(Instant.EPOCH).setSource("test")
                     .setGpus(List.of(GpuInfo.newBuilder().setUuid("GPU-c1-0").setIndex(0).setModel("A100").build())).build()));
             p.flush();
+            // both nodes first: with only c1 known, the four-GPU job would be rejected as larger than the pool
+            await("2 nodes in the engine").atMost(Duration.ofSeconds(60)).until(() -> app.engines().nodesKnown("cli") == 2);
             p.send(new ProducerRecord<>(catalog.name(Topic.JOBS), "first", submit("first", 4)));
             p.flush();
             final String url = "http://127.0.0.1:" + app.httpPort();

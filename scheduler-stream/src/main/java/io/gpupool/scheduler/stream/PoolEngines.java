@@ -89,6 +89,15 @@ public final class PoolEngines {
         return Optional.ofNullable(byPool.get(pool));
     }
 
+    /**
+     * Nodes the pool's live engine knows now (0 while this instance has no engine for it). Inventory and jobs
+     * come on different topics, so whoever sends both and needs the jobs judged against the whole pool (a test,
+     * a benchmark) waits for this first.
+     */
+    public int nodesKnown(final String pool) {
+        return pool(pool).map(h -> h.read(e -> e.nodes().size())).orElse(0);
+    }
+
     public List<Handle> all() {
         return byPool.values().stream().sorted((a, b) -> a.pool().compareTo(b.pool())).toList();
     }

@@ -56,6 +56,8 @@ class JobRoutesOnStackTest {
             assertThat(app.awaitRunning(Duration.ofSeconds(90))).isTrue();
             final String metricsUrl = "http://127.0.0.1:" + app.httpPort() + "/metrics";
             inv.send(new ProducerRecord<>(clients.topics.inventory(), "n0", Fixtures.node("pool-r", "n0", "leaf-a", 8))).get();
+            // the node first: a j1 that came before it would be QUEUED, and its duplicate rejected before it is placed
+            await("the node in the engine").atMost(Duration.ofSeconds(60)).until(() -> app.engines().nodesKnown("pool-r") == 1);
             jobs.send(new ProducerRecord<>(clients.topics.jobs(), "j1",
                     Fixtures.submit("j1", Fixtures.request("pool-r", 1, 1).build()))).get();
             jobs.send(new ProducerRecord<>(clients.topics.jobs(), "j1",

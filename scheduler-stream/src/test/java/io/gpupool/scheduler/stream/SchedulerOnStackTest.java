@@ -63,6 +63,8 @@ class SchedulerOnStackTest {
                         Fixtures.node("pool-a", "n" + n, "leaf-" + (n / 2), 8)));
             }
             inv.flush();
+            // the nodes first: a job that came before them would be QUEUED and then PLACED, and too-big would wait
+            await("4 nodes in the engine").atMost(Duration.ofSeconds(60)).until(() -> app.engines().nodesKnown("pool-a") == 4);
             for (int i = 0; i < 10; i++) {
                 jobs.send(new ProducerRecord<>(clients.topics.jobs(), "good-" + i,
                         Fixtures.submit("good-" + i, Fixtures.request("pool-a", 1, 2).build())));
