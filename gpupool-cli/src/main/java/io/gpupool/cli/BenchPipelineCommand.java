@@ -66,6 +66,11 @@ public final class BenchPipelineCommand implements Callable<Integer> {
     @Option(names = "--overload", defaultValue = "60", description = "Seconds at twice the found (or --rate) rate, then half of it until the backlog is decided; 0 leaves the overload out (default ${DEFAULT-VALUE}).")
     int overloadS;
 
+    @Option(names = "--jit-warmup", defaultValue = "180", description = "Seconds of paced load at most, before the"
+            + " first measured window, until the JIT compiler has settled (the scheduler runs in the bench's JVM; on 2 cores"
+            + " the compiler takes a third of the machine for the first minute of paced load); 0 for none (default ${DEFAULT-VALUE}).")
+    int jitWarmupS;
+
     @Option(names = "--repeat", defaultValue = "1", description = "Whole runs, each on its own topics; figures then also as min/median/max (default ${DEFAULT-VALUE}).")
     int repeat;
 
@@ -92,7 +97,8 @@ public final class BenchPipelineCommand implements Callable<Integer> {
         try {
             o = new PipelineBenchOptions(cluster.bootstrapServers(), registry, cluster.clientProperties(), nodes, gpus,
                     leaves, rate, warmupS, measureS, jobRuntimeMs, passthroughRecords, drainRecords,
-                    Files.createTempDirectory("gpupool-bench-"), findMax, p99TargetMs, searchSteps, overloadS, repeat);
+                    Files.createTempDirectory("gpupool-bench-"), findMax, p99TargetMs, searchSteps, overloadS, repeat,
+                    jitWarmupS);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

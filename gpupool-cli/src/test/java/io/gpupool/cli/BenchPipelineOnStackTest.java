@@ -32,7 +32,7 @@ class BenchPipelineOnStackTest {
         final CliRun r = CliRun.of("bench", "pipeline", "--bootstrap-server", stack.bootstrapServers(),
                 "--registry-url", stack.requireRegistryUrl(), "--nodes", "128", "--leaves", "4", "--find-max",
                 "--p99-target-ms", "30000", "--search-steps", "2", "--warmup", "1", "--measure", "2", "--overload", "2",
-                "--job-runtime-ms", "50", "--passthrough-records", "3000", "--drain-records", "300");
+                "--job-runtime-ms", "50", "--passthrough-records", "3000", "--drain-records", "300", "--jit-warmup", "2");
         assertThat(r.exitCode()).as(r.err()).isZero();
         final Map<String, String> figures = r.out().lines().filter(l -> l.contains("="))
                 .collect(Collectors.toMap(l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1)));
@@ -43,6 +43,8 @@ class BenchPipelineOnStackTest {
         assertThat(number(figures, "drain_requests_per_s")).isPositive();
         assertThat(number(figures, "passthrough_records_per_s")).isPositive();
         assertThat(figures.get("drain_ratio")).matches("\\d+\\.\\d{3}");
+        // 2 s is under the JIT warm-up's shortest length (ramp and a whole 5 s interval): it ends at its limit
+        assertThat(figures).containsEntry("jit_warmup_s", "-1.0");
         // the first step is 0.4x the drain ceiling (50/s at least): that holds a 30 s p99 anywhere
         assertThat(figures).containsEntry("step1_held", "true");
         assertThat(number(figures, "max_offered_requests_per_s")).isGreaterThanOrEqualTo(

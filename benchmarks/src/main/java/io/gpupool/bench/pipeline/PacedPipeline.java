@@ -46,6 +46,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 final class PacedPipeline implements AutoCloseable {
     private static final int[] SIZES = {1, 1, 1, 1, 1, 1, 1, 2, 2, 8};
+    /** The JIT counts as settled once its compiler takes under this many milliseconds a second (5 % of one core). */
+    static final long SETTLED_JIT_MS_PER_S = 50;
+    /** The JIT warm-up's shortest length: its ramp, and a whole progress interval at the full rate after it. */
+    private static final long MIN_JIT_WARMUP_MS = 20_000;
 
     /** A measured window: what was offered in it and how fast it was decided. */
     record Window(int offered, double decidedPerS, long p50Ms, long p99Ms, long measured, long undecided) {
@@ -68,6 +72,8 @@ final class PacedPipeline implements AutoCloseable {
     private final ArrayDeque<Completion> toComplete = new ArrayDeque<>();
     private final BitSet decided = new BitSet();
     private final long start = System.currentTimeMillis();
+    private final JitActivity jit = new JitActivity(start);
+    private long jitSampledAt = start;
     private SchedulerApp app;
     private KafkaProducer<String, JobCommand> jobs;
     private KafkaProducer<String, JobEvent> events;
@@ -150,6 +156,34 @@ final class PacedPipeline implements AutoCloseable {
             return new Window(rate, decidedInWindow * 1000.0 / measureMs, latency.percentile(50, undecided),
                     latency.percentile(99, undecided), measured, undecided);
         }
+    }
+
+    /**
+     * Offers {@code rate}/s (ramped up over 10 s) until the JIT has settled: its compiler took under
+     * {@link #SETTLED_JIT_MS_PER_S} over a whole progress interval, {@link #MIN_JIT_WARMUP_MS} after the start at
+     * least, {@code limitMs} at most. A window measured before that measures the compiler as well as the
+     * pipeline. Returns the seconds it took; -1 when the limit came first or the JVM does not report its
+     * compiler's time (both said on the progress stream).
+     */
+    double warmUntilCompiled(final int rate, final long limitMs) {
+        if (!jit.measured()) {
+            progress.println("bench: this JVM does not report its JIT compiler's time: no JIT warm-up");
+            return -1;
+        }
+        final long from = System.currentTimeMillis();
+        progress.printf("bench: JIT warm-up: offering %d requests/s until the compiler takes under %d ms a second"
+                + " (%d s at most)%n", rate, SETTLED_JIT_MS_PER_S, limitMs / 1000);
+        final BooleanSupplier settled = () -> jitSampledAt >= from + MIN_JIT_WARMUP_MS
+                && jit.msPerS() >= 0 && jit.msPerS() < SETTLED_JIT_MS_PER_S;
+        offer(rate, 10_000, from + limitMs, settled);
+        synchronized (this) {
+            if (settled.getAsBoolean()) {
+                return (System.currentTimeMillis() - from) / 1000.0;
+            }
+        }
+        progress.printf("bench: warning: the JIT compiler still took %d ms a second after %d s of warm-up%n",
+                jit.msPerS(), limitMs / 1000);
+        return -1;
     }
 
     /**
@@ -301,9 +335,12 @@ final class PacedPipeline implements AutoCloseable {
             return;
         }
         nextReport += 5_000;
+        jit.sample(now);
+        jitSampledAt = now;
         progress.println("bench: t=" + (now - start) / 1000 + "s offered=" + offeredRate + "/s sent=" + sent
                 + " decided=" + decidedCount + " backlog=" + (sent - decidedCount) + " p50_5s=" + recent.percentile(50)
-                + "ms p99_5s=" + recent.percentile(99) + "ms max_5s=" + recent.percentile(100) + "ms " + poolLine());
+                + "ms p99_5s=" + recent.percentile(99) + "ms max_5s=" + recent.percentile(100) + "ms jit_ms_per_s=" + jit.msPerS()
+                + " " + poolLine());
         recent = new LatencyRecorder();
     }
 

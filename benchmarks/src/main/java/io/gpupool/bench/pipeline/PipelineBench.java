@@ -42,6 +42,8 @@ public final class PipelineBench {
      * times what the pipeline holds, and the backlog of that first step spoiled every later one.
      */
     static final double FIRST_PROBE_OF_DRAIN = 0.4;
+    /** The JIT warm-up's rate as a share of the drain ceiling: half the first probe, so that it builds no backlog. */
+    static final double JIT_WARMUP_OF_DRAIN = 0.2;
 
     private PipelineBench() {
     }
@@ -82,6 +84,12 @@ public final class PipelineBench {
             final double drain = Double.parseDouble(figures.get("drain_requests_per_s"));
             figures.put("drain_ratio", ratio(drain, Double.parseDouble(figures.get("passthrough_records_per_s"))));
             try (PacedPipeline paced = PacedPipeline.start(o, prefix, BenchTopics.catalog(prefix), codecs, progress)) {
+                if (o.jitWarmupS() > 0) {
+                    final int warmRate = Math.max(1, (int) Math.round(JIT_WARMUP_OF_DRAIN * drain));
+                    final double took = paced.warmUntilCompiled(o.findMax() ? warmRate : Math.min(warmRate, o.rate()),
+                            o.jitWarmupS() * 1000L);
+                    figures.put("jit_warmup_s", String.format(Locale.ROOT, "%.1f", took));
+                }
                 final int rate = o.findMax() ? findMax(o, paced, drain, progress, out, stepPrefix, figures)
                         : fixedRate(o, paced, figures);
                 if (o.overloadS() > 0 && rate > 0) {
