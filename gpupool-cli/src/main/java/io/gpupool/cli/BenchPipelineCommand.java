@@ -68,7 +68,8 @@ public final class BenchPipelineCommand implements Callable<Integer> {
 
     @Option(names = "--jit-warmup", defaultValue = "180", description = "Seconds of paced load at most, before the"
             + " first measured window, until the JIT compiler has settled (the scheduler runs in the bench's JVM; on 2 cores"
-            + " the compiler takes a third of the machine for the first minute of paced load); 0 for none (default ${DEFAULT-VALUE}).")
+            + " the compiler takes a third of the machine for the first minute of paced load); above 0 an untimed drain also"
+            + " comes before the timed one; 0 for neither (default ${DEFAULT-VALUE}).")
     int jitWarmupS;
 
     @Option(names = "--repeat", defaultValue = "1", description = "Whole runs, each on its own topics; figures then also as min/median/max (default ${DEFAULT-VALUE}).")
