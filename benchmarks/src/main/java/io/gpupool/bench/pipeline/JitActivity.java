@@ -5,8 +5,8 @@ import java.lang.management.ManagementFactory;
 
 /**
  * The JIT compiler's time in this JVM, where the bench's scheduler runs. On a 2-core machine the compiler
- * threads take about a third of it for the first minute of paced load (the paths a drain does not reach:
- * telemetry, completions, releases), and a window measured then measures the compiler.
+ * threads took 22-37 % of it for the first 35 s of paced load (the paths a drain does not reach: telemetry,
+ * completions, releases), and a window measured then measures the compiler.
  */
 final class JitActivity {
     private final CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
@@ -30,6 +30,11 @@ final class JitActivity {
         lastDeltaMs = (total - lastTotalMs) * 1000 / Math.max(1, nowMs - lastSampleMs);
         lastTotalMs = total;
         lastSampleMs = nowMs;
+    }
+
+    /** When the last sample was taken (the start before the first). */
+    long sampledAtMs() {
+        return lastSampleMs;
     }
 
     /** The compiler's milliseconds per wall second between the last two samples; -1 before the first. */

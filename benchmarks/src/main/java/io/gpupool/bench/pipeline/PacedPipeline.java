@@ -47,7 +47,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 final class PacedPipeline implements AutoCloseable {
     private static final int[] SIZES = {1, 1, 1, 1, 1, 1, 1, 2, 2, 8};
     /** The JIT counts as settled once its compiler takes under this many milliseconds a second (5 % of one core). */
-    static final long SETTLED_JIT_MS_PER_S = 50;
+    private static final long SETTLED_JIT_MS_PER_S = 50;
     /** The JIT warm-up's shortest length: its ramp, and a whole progress interval at the full rate after it. */
     private static final long MIN_JIT_WARMUP_MS = 20_000;
 
@@ -73,7 +73,6 @@ final class PacedPipeline implements AutoCloseable {
     private final BitSet decided = new BitSet();
     private final long start = System.currentTimeMillis();
     private final JitActivity jit = new JitActivity(start);
-    private long jitSampledAt = start;
     private SchedulerApp app;
     private KafkaProducer<String, JobCommand> jobs;
     private KafkaProducer<String, JobEvent> events;
@@ -173,7 +172,7 @@ final class PacedPipeline implements AutoCloseable {
         final long from = System.currentTimeMillis();
         progress.printf("bench: JIT warm-up: offering %d requests/s until the compiler takes under %d ms a second"
                 + " (%d s at most)%n", rate, SETTLED_JIT_MS_PER_S, limitMs / 1000);
-        final BooleanSupplier settled = () -> jitSampledAt >= from + MIN_JIT_WARMUP_MS
+        final BooleanSupplier settled = () -> jit.sampledAtMs() >= from + MIN_JIT_WARMUP_MS
                 && jit.msPerS() >= 0 && jit.msPerS() < SETTLED_JIT_MS_PER_S;
         offer(rate, 10_000, from + limitMs, settled);
         synchronized (this) {
@@ -336,7 +335,6 @@ final class PacedPipeline implements AutoCloseable {
         }
         nextReport += 5_000;
         jit.sample(now);
-        jitSampledAt = now;
         progress.println("bench: t=" + (now - start) / 1000 + "s offered=" + offeredRate + "/s sent=" + sent
                 + " decided=" + decidedCount + " backlog=" + (sent - decidedCount) + " p50_5s=" + recent.percentile(50)
                 + "ms p99_5s=" + recent.percentile(99) + "ms max_5s=" + recent.percentile(100) + "ms jit_ms_per_s=" + jit.msPerS()
