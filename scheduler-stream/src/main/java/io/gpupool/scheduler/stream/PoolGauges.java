@@ -6,10 +6,8 @@ import io.gpupool.scheduler.core.PoolUsage;
 import io.gpupool.scheduler.core.PriorityClass;
 import io.gpupool.scheduler.core.QueueDepth;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -29,48 +27,43 @@ import java.util.Optional;
  */
 public final class PoolGauges {
     private final PoolEngines engines;
-    private final MultiGauge gpus;
-    private final MultiGauge queueByClass;
-    private final MultiGauge queueByTenant;
-    private final MultiGauge fragmentation;
-    private final MultiGauge oldestWait;
-    private final MultiGauge tenantGpus;
-    private final MultiGauge tenantQuota;
-    private final MultiGauge idleAllocations;
+    private final GaugeTable gpus;
+    private final GaugeTable queueByClass;
+    private final GaugeTable queueByTenant;
+    private final GaugeTable fragmentation;
+    private final GaugeTable oldestWait;
+    private final GaugeTable tenantGpus;
+    private final GaugeTable tenantQuota;
+    private final GaugeTable idleAllocations;
 
     public PoolGauges(final PoolEngines engines, final MeterRegistry registry) {
         this.engines = engines;
-        this.gpus = MultiGauge.builder("gpupool.gpus").description("GPUs by pool, model and state").register(registry);
-        this.queueByClass = MultiGauge.builder("gpupool.queue.depth").description("Waiting jobs by pool and priority class")
-                .register(registry);
-        this.queueByTenant = MultiGauge.builder("gpupool.queue.depth.tenant").description("Waiting jobs by pool and tenant")
-                .register(registry);
-        this.fragmentation = MultiGauge.builder("gpupool.fragmentation")
-                .description("Share of free GPU capacity the recent job mix cannot use (0-1)").register(registry);
-        this.oldestWait = MultiGauge.builder("gpupool.queue.oldest.wait.seconds")
-                .description("Seconds the longest-waiting queued job of a pool has waited, in stream time (0 when none waits)")
-                .register(registry);
-        this.tenantGpus = MultiGauge.builder("gpupool.tenant.gpus")
-                .description("GPUs a tenant holds (state=held) and of those the ones sitting idle (state=idle), by pool")
-                .register(registry);
-        this.tenantQuota = MultiGauge.builder("gpupool.tenant.quota.gpus")
-                .description("A tenant's quota by pool: limit=guaranteed (0 when none), limit=max (only when capped)")
-                .register(registry);
-        this.idleAllocations = MultiGauge.builder("gpupool.gpus.allocated.idle")
-                .description("Allocated GPUs sitting idle, by pool, tenant, job and node: the "
-                        + PoolView.IDLE_ROWS + " most idle allocations of each pool")
-                .register(registry);
+        this.gpus = new GaugeTable("gpupool.gpus", "GPUs by pool, model and state", registry);
+        this.queueByClass = new GaugeTable("gpupool.queue.depth", "Waiting jobs by pool and priority class", registry);
+        this.queueByTenant = new GaugeTable("gpupool.queue.depth.tenant", "Waiting jobs by pool and tenant", registry);
+        this.fragmentation = new GaugeTable("gpupool.fragmentation",
+                "Share of free GPU capacity the recent job mix cannot use (0-1)", registry);
+        this.oldestWait = new GaugeTable("gpupool.queue.oldest.wait.seconds",
+                "Seconds the longest-waiting queued job of a pool has waited, in stream time (0 when none waits)",
+                registry);
+        this.tenantGpus = new GaugeTable("gpupool.tenant.gpus",
+                "GPUs a tenant holds (state=held) and of those the ones sitting idle (state=idle), by pool", registry);
+        this.tenantQuota = new GaugeTable("gpupool.tenant.quota.gpus",
+                "A tenant's quota by pool: limit=guaranteed (0 when none), limit=max (only when capped)", registry);
+        this.idleAllocations = new GaugeTable("gpupool.gpus.allocated.idle",
+                "Allocated GPUs sitting idle, by pool, tenant, job and node: the "
+                        + PoolView.IDLE_ROWS + " most idle allocations of each pool", registry);
     }
 
     public void refresh() {
-        final List<MultiGauge.Row<?>> g = new ArrayList<>();
-        final List<MultiGauge.Row<?>> qc = new ArrayList<>();
-        final List<MultiGauge.Row<?>> qt = new ArrayList<>();
-        final List<MultiGauge.Row<?>> f = new ArrayList<>();
-        final List<MultiGauge.Row<?>> w = new ArrayList<>();
-        final List<MultiGauge.Row<?>> tg = new ArrayList<>();
-        final List<MultiGauge.Row<?>> tq = new ArrayList<>();
-        final List<MultiGauge.Row<?>> idle = new ArrayList<>();
+        final Map<Tags, Number> g = new LinkedHashMap<>();
+        final Map<Tags, Number> qc = new LinkedHashMap<>();
+        final Map<Tags, Number> qt = new LinkedHashMap<>();
+        final Map<Tags, Number> f = new LinkedHashMap<>();
+        final Map<Tags, Number> w = new LinkedHashMap<>();
+        final Map<Tags, Number> tg = new LinkedHashMap<>();
+        final Map<Tags, Number> tq = new LinkedHashMap<>();
+        final Map<Tags, Number> idle = new LinkedHashMap<>();
         for (final PoolEngines.Handle h : engines.all()) {
             final Optional<PoolFigures> figures = h.views().latestFigures();
             if (figures.isEmpty()) {
@@ -80,48 +73,48 @@ public final class PoolGauges {
             final QueueDepth q = figures.get().queueDepth();
             for (final ModelCapacity m : cap.byModel().values()) {
                 final Tags t = Tags.of("pool", h.pool(), "model", m.model());
-                g.add(MultiGauge.Row.of(t.and("state", "total"), m.total()));
-                g.add(MultiGauge.Row.of(t.and("state", "allocatable"), m.allocatable()));
-                g.add(MultiGauge.Row.of(t.and("state", "unhealthy"), m.unhealthy()));
-                g.add(MultiGauge.Row.of(t.and("state", "allocated"), m.allocated()));
-                g.add(MultiGauge.Row.of(t.and("state", "busy"), m.busy()));
-                g.add(MultiGauge.Row.of(t.and("state", "free"), m.free()));
+                g.put(t.and("state", "total"), m.total());
+                g.put(t.and("state", "allocatable"), m.allocatable());
+                g.put(t.and("state", "unhealthy"), m.unhealthy());
+                g.put(t.and("state", "allocated"), m.allocated());
+                g.put(t.and("state", "busy"), m.busy());
+                g.put(t.and("state", "free"), m.free());
             }
             for (final PriorityClass c : PriorityClass.values()) {
-                qc.add(MultiGauge.Row.of(Tags.of("pool", h.pool(), "class", c.name().toLowerCase(Locale.ROOT)),
-                        q.byClass().getOrDefault(c, 0)));
+                qc.put(Tags.of("pool", h.pool(), "class", c.name().toLowerCase(Locale.ROOT)),
+                        q.byClass().getOrDefault(c, 0));
             }
             for (final Map.Entry<String, Integer> e : q.byTenant().entrySet()) {
-                qt.add(MultiGauge.Row.of(Tags.of("pool", h.pool(), "tenant", e.getKey()), e.getValue()));
+                qt.put(Tags.of("pool", h.pool(), "tenant", e.getKey()), e.getValue());
             }
-            f.add(MultiGauge.Row.of(Tags.of("pool", h.pool()), cap.fragmentation()));
-            w.add(MultiGauge.Row.of(Tags.of("pool", h.pool()), figures.get().oldestWaitSeconds()));
+            f.put(Tags.of("pool", h.pool()), cap.fragmentation());
+            w.put(Tags.of("pool", h.pool()), figures.get().oldestWaitSeconds());
             usage(h.pool(), figures.get().usage(), tg, tq, idle);
         }
-        gpus.register(g, true);
-        queueByClass.register(qc, true);
-        queueByTenant.register(qt, true);
-        fragmentation.register(f, true);
-        oldestWait.register(w, true);
-        tenantGpus.register(tg, true);
-        tenantQuota.register(tq, true);
-        idleAllocations.register(idle, true);
+        gpus.update(g);
+        queueByClass.update(qc);
+        queueByTenant.update(qt);
+        fragmentation.update(f);
+        oldestWait.update(w);
+        tenantGpus.update(tg);
+        tenantQuota.update(tq);
+        idleAllocations.update(idle);
     }
 
-    private static void usage(final String pool, final PoolUsage usage, final List<MultiGauge.Row<?>> held,
-                              final List<MultiGauge.Row<?>> quota, final List<MultiGauge.Row<?>> idle) {
+    private static void usage(final String pool, final PoolUsage usage, final Map<Tags, Number> held,
+                              final Map<Tags, Number> quota, final Map<Tags, Number> idle) {
         for (final PoolUsage.TenantUsage t : usage.tenants()) {
             final Tags tags = Tags.of("pool", pool, "tenant", t.tenant());
-            held.add(MultiGauge.Row.of(tags.and("state", "held"), t.heldGpus()));
-            held.add(MultiGauge.Row.of(tags.and("state", "idle"), t.idleGpus()));
-            quota.add(MultiGauge.Row.of(tags.and("limit", "guaranteed"), t.guaranteedGpus()));
+            held.put(tags.and("state", "held"), t.heldGpus());
+            held.put(tags.and("state", "idle"), t.idleGpus());
+            quota.put(tags.and("limit", "guaranteed"), t.guaranteedGpus());
             if (t.maxGpus() != Integer.MAX_VALUE) {
-                quota.add(MultiGauge.Row.of(tags.and("limit", "max"), t.maxGpus()));
+                quota.put(tags.and("limit", "max"), t.maxGpus());
             }
         }
         for (final PoolUsage.IdleAllocation a : usage.idle()) {
-            idle.add(MultiGauge.Row.of(Tags.of("pool", pool, "tenant", a.tenant(), "job_id", a.jobId(), "node", a.nodeId()),
-                    a.idleGpus()));
+            idle.put(Tags.of("pool", pool, "tenant", a.tenant(), "job_id", a.jobId(), "node", a.nodeId()),
+                    a.idleGpus());
         }
     }
 }
