@@ -88,7 +88,7 @@ public final class SchedulerService implements UpService {
         }
         if (r.total() > 0) { // what is left: each pool's engine from its last snapshot plus the journal entries since
             return String.format(Locale.ROOT, "state restored (%,d records); rebuilding each pool's engine from its last "
-                    + "snapshot and the journal entries since (about a snapshot's worth) (%s)", r.restored(), state);
+                    + "snapshot and the journal entries since (a few snapshots' worth at most) (%s)", r.restored(), state);
         }
         return "joining its Kafka Streams group and taking its tasks (" + state + ")";
     }

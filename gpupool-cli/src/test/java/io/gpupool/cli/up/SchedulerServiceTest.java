@@ -18,7 +18,7 @@ class SchedulerServiceTest {
         final String rebuilding = SchedulerService.waitingFor(KafkaStreams.State.REBALANCING,
                 new RestoreProgress.Reading(5_400, 5_400, 0, started), started + 9_000_000_000L);
         assertThat(rebuilding).isEqualTo("state restored (5,400 records); rebuilding each pool's engine from its last "
-                + "snapshot and the journal entries since (about a snapshot's worth) (REBALANCING)");
+                + "snapshot and the journal entries since (a few snapshots' worth at most) (REBALANCING)");
         assertThat(SchedulerService.waitingFor(KafkaStreams.State.CREATED, new RestoreProgress.Reading(0, 0, 0, 0), started))
                 .isEqualTo("joining its Kafka Streams group and taking its tasks (CREATED)");
     }

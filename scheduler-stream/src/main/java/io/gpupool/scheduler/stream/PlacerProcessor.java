@@ -60,6 +60,13 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
     private static final Logger LOG = LoggerFactory.getLogger(PlacerProcessor.class);
     /** Entries a tail holds at least before its size alone calls for a snapshot ({@link #snapshotDue}). */
     static final int MIN_TAIL_ENTRIES = 1_000;
+    /**
+     * Journal bytes a tail holds per byte of the snapshot it follows before its size alone calls for the next
+     * ({@link #snapshotDue}). A snapshot is written twice (the store's changelog and the snapshot topic), so at 1
+     * the snapshots wrote two bytes for every journal byte, more than the journal itself; at 4 they write half a
+     * byte. What a restore re-applies and the undo tail holds stay bounded by {@code --snapshot-every} entries.
+     */
+    static final int TAIL_BYTES_PER_SNAPSHOT_BYTE = 4;
     private static final ThrottledWarnings REFUSALS = new ThrottledWarnings(LOG);
 
     /** A pool this task drives. */
@@ -357,14 +364,16 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
     }
 
     /**
-     * A pool is snapshotted every {@code snapshotEvery} entries, and sooner once its tail holds as many journal
-     * bytes as its last snapshot (after {@link #MIN_TAIL_ENTRIES} at least): a small pool's restart then re-applies
-     * about its snapshot's worth of entries, not up to {@code snapshotEvery} of them, while a large pool's snapshot,
-     * which stops the placer while it is taken, still costs at most about one journal byte per entry.
+     * A pool is snapshotted every {@code snapshotEvery} entries, and sooner once its tail holds
+     * {@link #TAIL_BYTES_PER_SNAPSHOT_BYTE} journal bytes per byte of its last snapshot (after {@link #MIN_TAIL_ENTRIES}
+     * at least): a small pool's restart then re-applies a few snapshots' worth of entries, not up to
+     * {@code snapshotEvery} of them, while a snapshot, which stops the placer while it is taken, costs at most a
+     * quarter of a snapshot byte per journal byte.
      */
     private boolean snapshotDue(final Pool pool) {
         return pool.tail.size() >= snapshotEvery
-                || pool.tail.size() >= MIN_TAIL_ENTRIES && pool.tailBytes >= pool.snapshotBytes;
+                || pool.tail.size() >= MIN_TAIL_ENTRIES
+                && pool.tailBytes >= TAIL_BYTES_PER_SNAPSHOT_BYTE * pool.snapshotBytes;
     }
 
     /**

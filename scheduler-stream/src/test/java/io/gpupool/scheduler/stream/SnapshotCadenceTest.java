@@ -4,56 +4,74 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupool.avro.JobEventType;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * A pool is snapshotted once the journal entries since its last snapshot hold as many bytes as that snapshot, so
- * that a small pool's restart re-applies about a snapshot's worth of entries, not up to {@code --snapshot-every}.
+ * A pool is snapshotted once the journal entries since its last snapshot hold {@link
+ * PlacerProcessor#TAIL_BYTES_PER_SNAPSHOT_BYTE} bytes per byte of that snapshot, so that a small pool's restart
+ * re-applies a few snapshots' worth of entries, not up to {@code --snapshot-every}, while the snapshots write at
+ * most a quarter of the journal's bytes twice.
  */
 class SnapshotCadenceTest {
+    /** Jobs sent between two looks at the stored state (each look re-reads the journal). */
+    private static final int JOBS_PER_LOOK = 250;
 
     @Test
     void aSmallPoolIsSnapshottedLongBeforeSnapshotEveryEntries() throws Exception {
-        try (Harness h = new Harness(50_000, 600_000)) {
+        // few finished jobs kept, so that the pool's snapshot stays small as the jobs go through
+        try (Harness h = new Harness(50_000, 600_000, Map.of("finished-jobs-retained", "100"))) {
             h.inventory.pipeInput("n0", Fixtures.node("p1", "n0", "leaf-a", 8), 1);
             long t = 10;
-            for (int i = 0; i < 1_500; i++) { // 3,000 entries: submit and COMPLETED of each job, and it is tiny
-                final String id = "j" + i;
-                h.jobs.pipeInput(id, Fixtures.submit(id, Fixtures.request("p1", 1, 1).build()), t++);
-                h.events.pipeInput(id, h.event(id, JobEventType.COMPLETED, t), t++);
+            for (int i = 0; i < 4_000; i++) { // 8,000 entries: submit and COMPLETED of each job
+                t = jobThrough(h, "j" + i, t);
             }
             final List<EngineStore.Stored> stored = h.storedEngines();
             assertThat(stored).singleElement().satisfies(s -> {
-                // the empty pool's snapshot is due at the first entry after 1,000; then one every 1,000 entries
-                assertThat(s.generation()).isBetween(2L, 3L);
-                assertThat(s.tail().size()).isLessThan(PlacerProcessor.MIN_TAIL_ENTRIES);
+                assertThat(s.generation()).isGreaterThanOrEqualTo(3L);
                 assertThat(s.snapshot()).isNotNull();
+                assertThat(tailBytes(s)).isLessThan(PlacerProcessor.TAIL_BYTES_PER_SNAPSHOT_BYTE * (long) s.snapshot().length);
             });
         }
     }
 
     @Test
-    void aPoolWhoseSnapshotOutweighsItsTailWaitsForSnapshotEvery() throws Exception {
-        try (Harness h = new Harness(3_000, 600_000)) {
+    void aTailHeavierThanItsSnapshotWaitsUntilItWeighsFourTimesAsMuch() throws Exception {
+        try (Harness h = new Harness(50_000, 600_000)) {
             long t = 1;
             for (int n = 0; n < 1_000; n++) { // the first snapshot, at entry 1,000, holds these 1,000 nodes
                 h.inventory.pipeInput("n" + n, Fixtures.node("p1", "n" + n, "leaf-" + n % 8, 8), t++);
             }
-            for (int i = 0; i < 700; i++) { // 1,400 entries more: more than 1,000, fewer bytes than that snapshot
-                final String id = "j" + i;
-                h.jobs.pipeInput(id, Fixtures.submit(id, Fixtures.request("p1", 1, 1).build()), t++);
-                h.events.pipeInput(id, h.event(id, JobEventType.COMPLETED, t), t++);
+            EngineStore.Stored s = h.storedEngines().get(0);
+            int jobs = 0;
+            while (tailBytes(s) <= s.snapshot().length) { // until the tail outweighs the snapshot it follows
+                assertThat(jobs).as("jobs sent before the tail outweighed the snapshot").isLessThan(20_000);
+                for (int i = 0; i < JOBS_PER_LOOK; i++, jobs++) {
+                    t = jobThrough(h, "j" + jobs, t);
+                }
+                s = h.storedEngines().get(0);
             }
-            final List<EngineStore.Stored> stored = h.storedEngines();
-            // one snapshot at entry 1,000 (the empty pool's is due at once), none after: the tail is lighter
-            final int entries = h.journal().size();
-            assertThat(entries).isBetween(2_400, 2_500);
-            assertThat(stored).singleElement().satisfies(s -> {
-                assertThat(s.generation()).isEqualTo(1L);
-                assertThat(s.tail()).hasSize(entries - PlacerProcessor.MIN_TAIL_ENTRIES);
-                assertThat(s.tail().stream().mapToLong(e -> e.journalValue().length).sum())
-                        .isLessThan(s.snapshot().length);
-            });
+            assertThat(s.generation()).as("no second snapshot while the tail weighs less than four snapshots").isEqualTo(1L);
+            assertThat(s.tail()).hasSizeGreaterThan(PlacerProcessor.MIN_TAIL_ENTRIES);
+            final long firstSnapshot = s.snapshot().length;
+            while (s.generation() == 1L) {
+                assertThat(tailBytes(s)).isLessThan(PlacerProcessor.TAIL_BYTES_PER_SNAPSHOT_BYTE * firstSnapshot);
+                for (int i = 0; i < JOBS_PER_LOOK; i++, jobs++) {
+                    t = jobThrough(h, "j" + jobs, t);
+                }
+                s = h.storedEngines().get(0);
+            }
+            assertThat(s.generation()).isEqualTo(2L);
         }
+    }
+
+    private static long jobThrough(final Harness h, final String id, final long t) {
+        h.jobs.pipeInput(id, Fixtures.submit(id, Fixtures.request("p1", 1, 1).build()), t);
+        h.events.pipeInput(id, h.event(id, JobEventType.COMPLETED, t + 1), t + 1);
+        return t + 2;
+    }
+
+    private static long tailBytes(final EngineStore.Stored s) {
+        return s.tail().stream().mapToLong(e -> e.journalValue().length).sum();
     }
 }
