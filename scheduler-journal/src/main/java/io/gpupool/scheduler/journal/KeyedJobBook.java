@@ -63,8 +63,14 @@ public final class KeyedJobBook implements JobBook {
 
     @Override
     public void put(final String jobId, final JobRecord record) {
+        final boolean newId = map.get(jobId) == null; // the caller has just read it: a cached read in the placer
         final byte[] bytes = record.toBytes();
         map.put(jobId, bytes);
+        if (newId) {
+            // A job's finished key goes with its record (expire deletes both; finished writes none without a record),
+            // so a new id has none, and the check that the job has not finished yet (JobRetention) reads no store.
+            map.noValue(FINISHED + jobId);
+        }
         changes.taken(jobId, record.partition(), bytes);
     }
 

@@ -9,6 +9,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import io.gpupool.scheduler.journal.BookChanges;
+import io.gpupool.scheduler.journal.JobBook;
+import io.gpupool.scheduler.journal.JobRecord;
+import io.gpupool.scheduler.journal.KeyedJobBook;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -145,5 +149,32 @@ class CachedStoreTest {
         assertThat(book.get("a")).containsExactly(1);
         assertThat(book.get("b")).isNull();
         assertThat(calls).as("written lately: no store call").isEmpty();
+    }
+
+    @Test
+    void aNewJobsFinishedCheckReadsNoStoreAndAReplacedRecordsStillDoes() {
+        final KeyValueStore<String, byte[]> store = store(Serdes.ByteArray());
+        final KeyedJobBook book = new KeyedJobBook(new StoreBookMap(store), BookChanges.NONE, true);
+        assertThat(book.get("j")).isNull();
+        book.put("j", new JobRecord(0, 1, "c-j", null));
+        calls.clear();
+        assertThat(book.expiry("j")).as("a new id has no finished key").isNull();
+        assertThat(calls).isEmpty();
+
+        book.finished("j", new JobBook.Expiry("p1", 5_000, 2));
+        final KeyedJobBook later = new KeyedJobBook(new StoreBookMap(store), BookChanges.NONE, true); // a cold cache
+        assertThat(later.get("j")).isNotNull();
+        later.put("j", new JobRecord(0, 1, "c-j", null)); // a record replaced, not a new id: its finished key stays
+        calls.clear();
+        assertThat(later.expiry("j")).isEqualTo(new JobBook.Expiry("p1", 5_000, 2));
+        assertThat(calls).containsExactly("get");
+
+        later.expire("j", 3);
+        assertThat(later.get("j")).isNull();
+        later.put("j", new JobRecord(0, 4, "c-j2", null)); // the id taken again after its record expired
+        calls.clear();
+        assertThat(later.expiry("j")).isNull();
+        assertThat(calls).isEmpty();
+        assertThat(store.get("#finished#j")).as("expire deleted it with the record").isNull();
     }
 }
