@@ -100,7 +100,8 @@ public final class SchedulerApp implements AutoCloseable {
         final Properties compression;
         try (Admin admin = Admin.create(adminConfig(o, clients))) { // one admin client for the start-up steps
             createMissingTopics(admin, o);
-            jobSources = o.tenantTopics() ? JobSources.withTenantTopics(jobsByIdPartitions(admin, o)) : JobSources.SHARED_ONLY;
+            final int byIdPartitions = jobsByIdPartitions(admin, o);
+            jobSources = o.tenantTopics() ? JobSources.withTenantTopics(byIdPartitions) : JobSources.sharedOnly(byIdPartitions);
             compression = OutputCompression.chosenByCaller(o.clientOverrides()) ? new Properties()
                     : OutputCompression.choose(admin, o.catalog(), o.bootstrapServers());
         }
@@ -200,8 +201,8 @@ public final class SchedulerApp implements AutoCloseable {
     }
 
     /**
-     * How many partitions the repartition by job id has, or would get without tenant topics: its own when it
-     * exists, else as Kafka Streams sizes it from the shared sources (the larger of jobs and job events).
+     * How many partitions the repartition by job id has: its own when it exists, else the larger of jobs and
+     * job events (as Kafka Streams sized it when the hop had a sub-topology of its own).
      */
     static int jobsByIdPartitions(final Admin a, final SchedulerOptions o) {
         final String byId = SchedulerTopology.jobsByIdTopic(o.applicationId());

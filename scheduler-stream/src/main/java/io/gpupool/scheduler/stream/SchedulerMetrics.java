@@ -30,6 +30,8 @@ public final class SchedulerMetrics {
     private final MeterRegistry registry;
     private final Timer latency;
     private final Timer snapshot;
+    private final Counter keyedOnTheirPartition;
+    private final Counter keyedAcrossTheHop;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final AtomicLong lastJournalTimestampMs = new AtomicLong(-1);
     private final Map<String, Timer> queueWaits = new ConcurrentHashMap<>();
@@ -46,8 +48,17 @@ public final class SchedulerMetrics {
         this.snapshot = Timer.builder("gpupool.engine.snapshot")
                 .description("Time the placer stops to snapshot a pool's engine (store and snapshot topic): its tail latency")
                 .register(registry);
+        // a share of "repartition" says a producer partitions job records by something else than murmur2(job id)
+        this.keyedOnTheirPartition = keyedCounter(registry, "direct");
+        this.keyedAcrossTheHop = keyedCounter(registry, "repartition");
         registry.gauge("gpupool.journal.lag.seconds", lastJournalTimestampMs, t -> t.get() < 0 ? 0
                 : Math.max(0, System.currentTimeMillis() - t.get()) / 1000.0);
+    }
+
+    private static Counter keyedCounter(final MeterRegistry registry, final String path) {
+        return Counter.builder("gpupool.job.records.keyed").tag("path", path)
+                .description("Job commands and events by how they reached their job's task: already on its partition "
+                        + "(direct), or across the repartition by job id").register(registry);
     }
 
     public MeterRegistry registry() {
@@ -83,6 +94,11 @@ public final class SchedulerMetrics {
 
     void journaled(final String kind) {
         counter("gpupool.journal.appends", "kind", kind).increment();
+    }
+
+    /** A job record keyed by stage 1: routed in the task that read it, or sent across the repartition. */
+    void jobRecordKeyed(final boolean onItsPartition) {
+        (onItsPartition ? keyedOnTheirPartition : keyedAcrossTheHop).increment();
     }
 
     /** A stage-1 job route entry closed by the placer's notice ({@code expired} record, or {@code rejected} submit). */

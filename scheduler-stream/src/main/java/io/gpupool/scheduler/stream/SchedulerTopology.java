@@ -22,9 +22,10 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * Both stages as one Topology: job keying (JobKeyer), then, after a repartition by job id, one
- * sub-topology of node facts, job routing and the placer (Kafka Streams joins them into one, since
- * they share the journal and dead-letter sinks; each still has its own processors and stores). Sources read bytes and the processors decode them, so an
+ * Both stages as one Topology and one sub-topology: job keying (JobKeyer, with a repartition by job id for
+ * records not on their job's partition), node facts, job routing and the placer (Kafka Streams joins them
+ * into one, since they share the journal and dead-letter sinks and routing takes records both straight from
+ * the keyer and from the repartition; each still has its own processors and stores). Sources read bytes and the processors decode them, so an
  * undecodable record is dead-lettered with its position and processing goes on. Every store is
  * persistent and changelogged. Stage 1's sources take each record's time through
  * {@link ClampedTimestamps}, so no producer's clock can move the pool's.
@@ -48,26 +49,9 @@ public final class SchedulerTopology {
     public static final String HISTORY_STORE = DecisionHistory.STORE;
     public static final String SNAPSHOT_STORE = EngineStore.SNAPSHOTS;
 
-    public static Topology build(final String applicationId, final TopicNames t, final Codecs codecs,
-                                 final SchedulerMetrics metrics, final PoolEngines engines,
-                                 final Function<String, EngineConfig> configs, final int snapshotEvery,
-                                 final long tickIntervalMs, final TelemetryRules rules) {
-        return build(applicationId, t, codecs, metrics, engines, configs, snapshotEvery, tickIntervalMs, rules,
-                DEFAULT_MAX_CLOCK_AHEAD_MS);
-    }
-
-    /** @param applicationId the Kafka Streams application id: the placer's route notices go onto its repartition topic */
-    public static Topology build(final String applicationId, final TopicNames t, final Codecs codecs,
-                                 final SchedulerMetrics metrics,
-                                 final PoolEngines engines, final Function<String, EngineConfig> configs,
-                                 final int snapshotEvery, final long tickIntervalMs, final TelemetryRules rules,
-                                 final long maxClockAheadMs) {
-        return build(applicationId, t, codecs, metrics, engines, configs, snapshotEvery, tickIntervalMs, rules,
-                maxClockAheadMs, JobSources.SHARED_ONLY, JournalReader.NONE);
-    }
-
     /**
-     * @param jobSources whether tenants' job topics are read besides the shared one
+     * @param applicationId the Kafka Streams application id: the placer's route notices go onto its repartition topic
+     * @param jobSources whether tenants' job topics are read besides the shared one, and the repartition's partitions
      * @param journalReader how a restoring placer re-reads the journal entries after its pools' snapshots
      */
     public static Topology build(final String applicationId, final TopicNames t, final Codecs codecs,
@@ -78,20 +62,24 @@ public final class SchedulerTopology {
         final ByteArrayDeserializer bytes = new ByteArrayDeserializer();
         final ClampedTimestamps clock = new ClampedTimestamps(maxClockAheadMs, metrics);
 
-        // Stage 1b: job commands and events, keyed by the job id in their payload and repartitioned on it
-        // (the DSL, because only it creates and manages the internal topic), then routed to their pool
+        // Stage 1b: job commands and events, keyed by the job id in their payload; those not on the partition of
+        // their job id cross a repartition on it (the DSL, because only it creates and manages the internal
+        // topic); then all are routed to their pool. The keyer names the child each record goes to.
         final StreamsBuilder dsl = new StreamsBuilder();
         dsl.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(JobRoutingProcessor.JOB_STORE),
                 Serdes.String(), Serdes.String()));
         KStream<byte[], byte[]> jobRecords = dsl.stream(List.of(t.jobs(), t.jobEvents()), jobSource(clock, JOB_SOURCE));
-        Repartitioned<byte[], byte[]> byId = Repartitioned.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(JOBS_BY_ID);
         if (jobSources.tenantTopics()) {
             jobRecords = jobRecords.merge(dsl.stream(TenantJobTopics.pattern(t.jobs()), jobSource(clock, TENANT_JOB_SOURCE)),
                     Named.as(TENANT_JOB_SOURCE + "-merge"));
-            byId = byId.withNumberOfPartitions(jobSources.byIdPartitions());
         }
-        jobRecords.process(() -> new JobKeyer(t, codecs), Named.as(JOB_KEYER))
-                .repartition(byId)
+        final KStream<byte[], byte[]> keyed = jobRecords.process(
+                () -> new JobKeyer(t, codecs, metrics, jobSources.byIdPartitions()), Named.as(JOB_KEYER));
+        final KStream<byte[], byte[]> onTheirPartition = keyed.filter((k, v) -> true, Named.as(JobKeyer.ON_ITS_PARTITION));
+        final KStream<byte[], byte[]> acrossTheHop = keyed.filter((k, v) -> true, Named.as(JobKeyer.TO_REPARTITION))
+                .repartition(Repartitioned.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(JOBS_BY_ID)
+                        .withNumberOfPartitions(jobSources.byIdPartitions()).withStreamPartitioner(ByJobId.ofBytes()));
+        onTheirPartition.merge(acrossTheHop, Named.as(JOBS_BY_ID + "-merge"))
                 .process(() -> new JobRoutingProcessor(t, metrics, codecs, configs), Named.as(JOB_ROUTING),
                         JobRoutingProcessor.JOB_STORE);
         final Topology topo = dsl.build();
@@ -119,7 +107,7 @@ public final class SchedulerTopology {
         topo.addSink(PlacerProcessor.SNAPSHOTS_SINK, SnapshotTopic.name(t.journal()),
                 new StringSerializer(), new ByteArraySerializer(), "placer");
         topo.addSink(RouteEnds.SINK, RouteEnds.topic(applicationId), new StringSerializer(), new StringSerializer(),
-                "placer");
+                ByJobId.ofJobIds(), "placer");
 
         topo.addSink(DeadLetters.SINK, t.dlq(), new ByteArraySerializer(), new ByteArraySerializer(),
                 "node-facts", JOB_ROUTING, "placer");

@@ -75,7 +75,7 @@ public final class Harness implements AutoCloseable {
 
     /** A harness whose engines take {@code settings} (engine setting keys, see EngineConfig.fromSettings). */
     public Harness(final int snapshotEvery, final long tickIntervalMs, final Map<String, String> settings) throws Exception {
-        this(snapshotEvery, tickIntervalMs, settings, JobSources.SHARED_ONLY);
+        this(snapshotEvery, tickIntervalMs, settings, JobSources.sharedOnly(1));
     }
 
     /** A harness whose stage 1 reads job commands from {@code jobSources} (tenants' topics too, or not). */
