@@ -33,7 +33,9 @@ class BenchCostOnStackTest {
         assertThat(number(f, "decisions_per_request")).isGreaterThanOrEqualTo(2.0);
         assertThat(number(f, "topic.decisions.records_per_request")).isEqualTo(number(f, "decisions_per_request"));
         assertThat(number(f, "topic.journal.records_per_request")).isGreaterThanOrEqualTo(2.0);
-        assertThat(number(f, "topic.jobs-by-id-repartition.records_per_request")).isGreaterThanOrEqualTo(2.0);
+        // the bench keys its records by job id with Java's partitioner, so none crosses the repartition by job id (a
+        // topic that took no offsets is not listed)
+        assertThat(f.getOrDefault("topic.jobs-by-id-repartition.records_per_request", "0")).isIn("0", "0.000");
         assertThat(number(f, "topic.node-commands.records_per_request")).isGreaterThanOrEqualTo(2.0);
         for (final String changelog : new String[] {"sequencer-jobs", "placer-jobs"}) {
             assertThat(number(f, "topic." + changelog + "-changelog.records_per_request")).as(changelog).isPositive();
