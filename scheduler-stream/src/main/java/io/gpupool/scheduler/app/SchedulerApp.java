@@ -41,6 +41,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
@@ -208,14 +209,25 @@ public final class SchedulerApp implements AutoCloseable {
         final String byId = SchedulerTopology.jobsByIdTopic(o.applicationId());
         final String jobs = o.catalog().name(Topic.JOBS);
         final String events = o.catalog().name(Topic.JOB_EVENTS);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         try {
-            final Set<String> existing = a.listTopics().names().get(60, TimeUnit.SECONDS);
-            final List<String> ask = existing.contains(byId) ? List.of(byId) : List.of(jobs, events);
-            int partitions = 0;
-            for (final TopicDescription d : a.describeTopics(ask).allTopicNames().get(60, TimeUnit.SECONDS).values()) {
-                partitions = Math.max(partitions, d.partitions().size());
+            while (true) {
+                try {
+                    final Set<String> existing = a.listTopics().names().get(60, TimeUnit.SECONDS);
+                    final List<String> ask = existing.contains(byId) ? List.of(byId) : List.of(jobs, events);
+                    int partitions = 0;
+                    for (final TopicDescription d : a.describeTopics(ask).allTopicNames().get(60, TimeUnit.SECONDS).values()) {
+                        partitions = Math.max(partitions, d.partitions().size());
+                    }
+                    return partitions;
+                } catch (final ExecutionException e) {
+                    // topics created a moment before (createMissingTopics) can be listed and not yet described
+                    if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                        throw e;
+                    }
+                    Thread.sleep(100);
+                }
             }
-            return partitions;
         } catch (final ExecutionException | TimeoutException e) {
             throw new IllegalStateException("cannot read the partitions of " + jobs + " and " + events + " on "
                     + o.bootstrapServers() + ": " + e.getMessage(), e);
