@@ -75,6 +75,7 @@ public final class SchedulerTopology {
         }
         final KStream<byte[], byte[]> keyed = jobRecords.process(
                 () -> new JobKeyer(t, codecs, metrics, jobSources.byIdPartitions()), Named.as(JOB_KEYER));
+        // pass-all filters: they only give the keyer's two children the names it forwards to
         final KStream<byte[], byte[]> onTheirPartition = keyed.filter((k, v) -> true, Named.as(JobKeyer.ON_ITS_PARTITION));
         final KStream<byte[], byte[]> acrossTheHop = keyed.filter((k, v) -> true, Named.as(JobKeyer.TO_REPARTITION))
                 .repartition(Repartitioned.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(JOBS_BY_ID)
