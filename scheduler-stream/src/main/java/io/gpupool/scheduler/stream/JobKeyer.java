@@ -22,8 +22,8 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * to routing in this task; any other crosses the repartition by job id to the task that holds its job.
  * Both carry their {@link Origin}. Every task reads the same partition number of the job topics and of
  * the repartition, so a job is routed by one task either way. A Java client's records (murmur2 of the job
- * id as key) skip the hop: its records, their bytes and a transaction commit of latency. A record whose job id cannot be
- * read keeps its own key (or none) and is dead-lettered with the reason, by {@link JobRoutingProcessor}.
+ * id as key) skip the hop: its records, their bytes and a transaction commit of latency. A record whose job
+ * id cannot be read keeps its own key (or none) and is dead-lettered with the reason, by {@link JobRoutingProcessor}.
  */
 final class JobKeyer implements Processor<byte[], byte[], byte[], byte[]> {
     /** Key of records that have neither a readable job id nor a key of their own. */

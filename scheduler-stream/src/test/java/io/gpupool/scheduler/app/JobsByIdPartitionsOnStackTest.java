@@ -10,7 +10,6 @@ import io.gpupool.topics.TopicCatalog;
 import java.nio.file.Files;
 import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -27,7 +26,7 @@ class JobsByIdPartitionsOnStackTest {
         try (Admin admin = Admin.create(stack.adminConfig())) {
             for (int round = 0; round < 5; round++) {
                 final String prefix = stack.uniqueName("by-id-" + round);
-                final TopicCatalog catalog = catalog(prefix);
+                final TopicCatalog catalog = OutputCompressionOnStackTest.catalog(prefix);
                 final SchedulerOptions o = new SchedulerOptions(prefix + "-app", stack.bootstrapServers(), "mock://unused",
                         new Properties(), false, Files.createTempDirectory("gpupool-it-"), "", 0, Map.of(), 1_000, 5_000,
                         catalog);
@@ -36,13 +35,5 @@ class JobsByIdPartitionsOnStackTest {
                         .isEqualTo(catalog.spec(Topic.JOBS).partitions());
             }
         }
-    }
-
-    private static TopicCatalog catalog(final String prefix) {
-        final Map<String, String> names = new TreeMap<>();
-        for (final Topic t : Topic.values()) {
-            names.put(TopicCatalog.PREFIX + t.id() + ".name", prefix + "." + t.id());
-        }
-        return TopicCatalog.defaults().withOverrides(names);
     }
 }

@@ -77,7 +77,8 @@ class OutputCompressionOnStackTest {
         admin.createTopics(topics).all().get();
     }
 
-    private static TopicCatalog catalog(final String prefix) {
+    /** The default catalog with every topic named {@code <prefix>.<topic id>}. */
+    static TopicCatalog catalog(final String prefix) {
         final Map<String, String> names = new TreeMap<>();
         for (final Topic t : Topic.values()) {
             names.put(TopicCatalog.PREFIX + t.id() + ".name", prefix + "." + t.id());
