@@ -68,7 +68,7 @@ public final class BenchPipelineCommand implements Callable<Integer> {
 
     @Option(names = "--jit-warmup", defaultValue = "180", description = "Seconds of paced load at most, before the"
             + " first measured window, until the JIT compiler has settled (the scheduler runs in the bench's JVM; on 2 cores"
-            + " the compiler took 22-37 % of the machine for the first 35 s of paced load); above 0 an untimed drain also"
+            + " the compiler took 22-37 %% of the machine for the first 35 s of paced load); above 0 an untimed drain also"
             + " comes before the timed one; 0 for neither (default ${DEFAULT-VALUE}).")
     int jitWarmupS;
 

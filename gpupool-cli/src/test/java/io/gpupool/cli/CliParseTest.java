@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,20 +43,39 @@ class CliParseTest {
         }
     }
 
+    /** Every command and subcommand, as the words a user types before --help: "bench pipeline", "jobs". */
+    static java.util.stream.Stream<String> everyCommandPath() {
+        final java.util.List<String> paths = new java.util.ArrayList<>();
+        addPaths("", Gpupool.commandLine(new String[] {"--help"}, java.util.Map.of()), paths);
+        return paths.stream();
+    }
+
+    private static void addPaths(final String prefix, final picocli.CommandLine command,
+                                 final java.util.List<String> paths) {
+        for (final var sub : new java.util.TreeMap<>(command.getSubcommands()).entrySet()) {
+            final String path = (prefix + " " + sub.getKey()).strip();
+            if (!sub.getKey().equals("help") && !paths.contains(path)) {
+                paths.add(path);
+                addPaths(path, sub.getValue(), paths);
+            }
+        }
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"simulate", "bench", "submit", "cancel", "replay"})
-    void helpPrintsWithoutAFormatWarning(final String command) {
+    @MethodSource("everyCommandPath")
+    void helpPrintsWithoutAFormatWarning(final String commandPath) {
+        final String[] args = (commandPath + " --help").split(" ");
         final java.io.PrintStream before = System.err;
         final java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
         System.setErr(new java.io.PrintStream(captured, true));
         final CliRun run;
         try {
-            run = CliRun.of(command, "--help");
+            run = CliRun.of(args);
         } finally {
             System.setErr(before);
         }
-        assertThat(run.exitCode()).isZero();
-        assertThat(captured.toString() + run.err()).doesNotContain("WARN").doesNotContain("Could not format");
+        assertThat(run.exitCode()).as(commandPath).isZero();
+        assertThat(captured.toString() + run.err()).as(commandPath).doesNotContain("WARN").doesNotContain("Could not format");
     }
 
     @ParameterizedTest
