@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A separately run scheduler (a child JVM) SIGKILLed twice under a steady job load, each time restarted on its
@@ -17,6 +19,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the audit of the topics (decisions, node commands, what the sink ran) is clean. How fast is the bench's.
  */
 @ExtendWith(LocalStackExtension.class)
+// a child JVM's start, kill and takeover are mostly waiting: it runs beside the sequential classes (see the
+// root pom's surefire settings), on topics and an application id of its own
+@Execution(ExecutionMode.CONCURRENT)
 class RestartBenchTest {
 
     @Test

@@ -30,6 +30,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Two scheduler instances; the one placing the pool is paused with SIGSTOP past its session timeout, the
@@ -39,6 +41,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * its final decision, and the audit is clean.
  */
 @ExtendWith(LocalStackExtension.class)
+// a child JVM's start, kill and takeover are mostly waiting: it runs beside the sequential classes (see the
+// root pom's surefire settings), on topics and an application id of its own
+@Execution(ExecutionMode.CONCURRENT)
 class ZombieFencingTest {
     /** The broker's shortest session: the takeover comes 6 s after the pause. */
     private static List<String> withInstance(final String name) {

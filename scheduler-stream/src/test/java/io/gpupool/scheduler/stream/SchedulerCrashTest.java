@@ -40,6 +40,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The scheduler as a child JVM, killed with SIGKILL while jobs flow, restarted on an empty state
@@ -49,6 +51,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * journal replayed offline reproduces every recorded decision byte for byte.
  */
 @ExtendWith(LocalStackExtension.class)
+// a child JVM's start, kill and takeover are mostly waiting: it runs beside the sequential classes (see the
+// root pom's surefire settings), on topics and an application id of its own
+@Execution(ExecutionMode.CONCURRENT)
 class SchedulerCrashTest {
     private static final int JOBS = 300;
 
