@@ -3,6 +3,8 @@ package io.gpupool.bench.pipeline;
 import io.gpupool.avro.JobCommand;
 import io.gpupool.bench.BenchTopics;
 import io.gpupool.scheduler.journal.Codecs;
+import io.gpupool.scheduler.stream.CommitCadence;
+import io.gpupool.scheduler.stream.ProducerCommitTimes;
 import io.gpupool.scheduler.stream.StreamsSettings;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +25,9 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 
 /**
  * The broker's ceiling for a Streams app: one with the scheduler's exactly-once configuration that copies a
@@ -87,10 +92,29 @@ final class PassThrough {
     }
 
     private static KafkaStreams start(final Properties config, final String from, final String to) {
+        final ProducerCommitTimes commitTimes = new ProducerCommitTimes();
         final StreamsBuilder b = new StreamsBuilder();
+        // the scheduler's commit cadence too: the same transactions per record as the scheduler at any load
         b.stream(from, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
+                .processValues(() -> new FixedKeyProcessor<byte[], byte[], byte[]>() {
+                    private final CommitCadence cadence = new CommitCadence(commitTimes);
+                    private FixedKeyProcessorContext<byte[], byte[]> context;
+
+                    @Override
+                    public void init(final FixedKeyProcessorContext<byte[], byte[]> ctx) {
+                        context = ctx;
+                        cadence.init(ctx);
+                    }
+
+                    @Override
+                    public void process(final FixedKeyRecord<byte[], byte[]> record) {
+                        cadence.processed();
+                        context.forward(record);
+                    }
+                })
                 .to(to, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
         final KafkaStreams s = new KafkaStreams(b.build(), config);
+        commitTimes.readFrom(s::metrics);
         s.start();
         return s;
     }

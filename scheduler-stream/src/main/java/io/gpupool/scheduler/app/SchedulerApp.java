@@ -137,6 +137,7 @@ public final class SchedulerApp implements AutoCloseable {
         final KafkaStreams streams = new KafkaStreams(SchedulerTopology.build(o.applicationId(), topics, codecs, metrics,
                 engines, configs, o.snapshotEvery(), o.tickIntervalMs(), TelemetryRules.defaults(), o.maxClockAheadMs(), jobSources,
                 journalReader), props);
+        metrics.commitTimes().readFrom(streams::metrics);
         // a failed thread is replaced, but a thread that keeps failing shuts the client down (and /health says so)
         final StreamThreadPolicy threads = StreamThreadPolicy.defaults(meters);
         streams.setUncaughtExceptionHandler(threads);

@@ -39,6 +39,7 @@ final class JobKeyer implements Processor<byte[], byte[], byte[], byte[]> {
     private final SchedulerMetrics metrics;
     private final int byIdPartitions;
     private ProcessorContext<byte[], byte[]> context;
+    private final CommitCadence cadence;
 
     /** @param byIdPartitions partitions of the repartition by job id */
     JobKeyer(final TopicNames topics, final Codecs codecs, final SchedulerMetrics metrics, final int byIdPartitions) {
@@ -46,16 +47,19 @@ final class JobKeyer implements Processor<byte[], byte[], byte[], byte[]> {
         this.commands = codecs.deserializer(JobCommand.class);
         this.events = codecs.deserializer(JobEvent.class);
         this.metrics = metrics;
+        this.cadence = new CommitCadence(metrics.commitTimes());
         this.byIdPartitions = byIdPartitions;
     }
 
     @Override
     public void init(final ProcessorContext<byte[], byte[]> ctx) {
         this.context = ctx;
+        cadence.init(ctx);
     }
 
     @Override
     public void process(final Record<byte[], byte[]> record) {
+        cadence.processed();
         final RecordMetadata where = context.recordMetadata().orElseThrow();
         final String jobId = jobId(where.topic(), record);
         final byte[] key = jobId != null ? jobId.getBytes(StandardCharsets.UTF_8)

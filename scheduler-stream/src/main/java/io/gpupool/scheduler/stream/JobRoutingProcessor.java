@@ -38,6 +38,7 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
     private final Deserializer<JobEvent> events;
     private final JournalWriter journal;
     private ProcessorContext<Object, Object> context;
+    private final CommitCadence cadence;
     /** The key the record being processed was written with (before the repartition by job id). */
     private byte[] writtenKey;
     /** The routes by job id; those read or written lately are read from memory (made anew in init: see CachedStore). */
@@ -48,6 +49,7 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
         this.journal = new JournalWriter(configs, metrics);
         this.topics = topics;
         this.metrics = metrics;
+        this.cadence = new CommitCadence(metrics.commitTimes());
         this.commands = codecs.deserializer(JobCommand.class);
         this.events = codecs.deserializer(JobEvent.class);
     }
@@ -55,12 +57,14 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
     @Override
     public void init(final ProcessorContext<Object, Object> ctx) {
         this.context = ctx;
+        cadence.init(ctx);
         journal.init(ctx);
         this.poolOfJob = new CachedStore<>(ctx.<KeyValueStore<String, String>>getStateStore(JOB_STORE));
     }
 
     @Override
     public void process(final Record<byte[], byte[]> copy) {
+        cadence.processed();
         final RecordMetadata where = Origin.of(copy.headers(), context.recordMetadata().orElse(null));
         // journal sources name the job id the record was routed by (its producer's key does not matter);
         // a dead letter keeps the record as its producer wrote it, key included

@@ -102,6 +102,7 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
     private final Deserializer<JournalEntry> journal;
     private final JournalReader journalReader;
     private final ViewPublisher views;
+    private final CommitCadence cadence;
     private final Map<String, Pool> pools = new HashMap<>();
     private ProcessorContext<Object, Object> context;
     private EngineStore store;
@@ -122,6 +123,7 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         this.snapshotEvery = snapshotEvery;
         this.registry = registry;
         this.metrics = metrics;
+        this.cadence = new CommitCadence(metrics.commitTimes());
         this.journal = codecs.deserializer(JournalEntry.class);
         this.journalReader = journalReader;
         this.views = new ViewPublisher(metrics);
@@ -130,6 +132,7 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
     @Override
     public void init(final ProcessorContext<Object, Object> ctx) {
         this.context = ctx;
+        cadence.init(ctx);
         this.restored = false; // Streams may init a revived task's processor again
         this.bookPublished = false;
         this.store = new EngineStore(ctx.getStateStore(EngineStore.SNAPSHOTS), ctx.getStateStore(EngineStore.TAIL));
@@ -193,6 +196,7 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
 
     @Override
     public void process(final Record<byte[], byte[]> record) {
+        cadence.processed();
         final RecordMetadata where = context.recordMetadata().orElse(null);
         final JournalEntry entry;
         try {

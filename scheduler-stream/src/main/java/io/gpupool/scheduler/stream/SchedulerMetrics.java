@@ -36,6 +36,7 @@ public final class SchedulerMetrics {
     private final AtomicLong lastJournalTimestampMs = new AtomicLong(-1);
     private final Map<String, Timer> queueWaits = new ConcurrentHashMap<>();
     private final Set<String> waitTenants = ConcurrentHashMap.newKeySet();
+    private final ProducerCommitTimes commitTimes = new ProducerCommitTimes();
 
     public SchedulerMetrics(final MeterRegistry registry) {
         this.registry = registry;
@@ -53,6 +54,11 @@ public final class SchedulerMetrics {
         this.keyedAcrossTheHop = keyedCounter(registry, "repartition");
         registry.gauge("gpupool.journal.lag.seconds", lastJournalTimestampMs, t -> t.get() < 0 ? 0
                 : Math.max(0, System.currentTimeMillis() - t.get()) / 1000.0);
+    }
+
+    /** The stream threads' transaction commit times ({@link CommitCadence}); the app binds its Streams client's metrics. */
+    public ProducerCommitTimes commitTimes() {
+        return commitTimes;
     }
 
     private static Counter keyedCounter(final MeterRegistry registry, final String path) {

@@ -47,12 +47,11 @@ public final class StreamsSettings {
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         // one broker: internal topics (changelogs, repartition) cannot have more than one replica
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-        // EOS commits are transaction commits: this bounds how long a decision waits to be visible, and a
-        // request waits for three (keying, routing, placing). On the 2-core bench machine at 200 requests/s
-        // (gpupool bench pipeline, 2026-12-01): 30 ms gave p50 94-96 ms and p99 268-343 ms, 20 ms p99 336 ms,
-        // 15 ms p99 99 ms, 10 ms p50 44-45 ms and p99 72-89 ms; the drain ceiling fell from 5,400-5,600 to
-        // 4,200-4,600 requests/s (more commits per second).
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 10);
+        // EOS commits are transaction commits, and a decision is visible after its commit. This is the longest a
+        // commit waits: the scheduler asks for one sooner, every 10 ms while commits are cheap and less often as
+        // they get dearer (CommitCadence: at least 4x the time the last took). A fixed 10 ms (the value before)
+        // collapsed at 2,800 requests/s on the 2-core bench machine; see scheduler-stream/README.md, Benchmark.
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         // stage 1 and stage 2 tasks on two threads: one stage's transaction commit does not stall the other
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
         // a produce right after a transaction commit gets CONCURRENT_TRANSACTIONS; the default back-off
