@@ -4,8 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -29,10 +34,21 @@ class BenchPipelineOnStackTest {
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void aShortSearchWithAnOverloadPrintsEveryFigure(final TestStack stack) {
-        final CliRun r = CliRun.of("bench", "pipeline", "--bootstrap-server", stack.bootstrapServers(),
-                "--registry-url", stack.requireRegistryUrl(), "--nodes", "128", "--leaves", "4", "--find-max",
-                "--p99-target-ms", "30000", "--search-steps", "2", "--warmup", "1", "--measure", "2", "--overload", "2",
-                "--job-runtime-ms", "50", "--passthrough-records", "3000", "--drain-records", "300", "--jit-warmup", "2");
+        // the bench's progress goes to System.err (the class is isolated: nothing else writes there meanwhile)
+        final ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        final PrintStream stderr = System.err;
+        final CliRun r;
+        System.setErr(new PrintStream(progress, true, StandardCharsets.UTF_8));
+        try {
+            r = CliRun.of("bench", "pipeline", "--bootstrap-server", stack.bootstrapServers(),
+                    "--registry-url", stack.requireRegistryUrl(), "--nodes", "128", "--leaves", "4", "--find-max",
+                    "--p99-target-ms", "30000", "--search-steps", "2", "--warmup", "1", "--measure", "2", "--overload", "2",
+                    "--job-runtime-ms", "50", "--passthrough-records", "3000", "--drain-records", "300", "--jit-warmup", "2");
+        } finally {
+            System.setErr(stderr);
+        }
+        final String progressLines = progress.toString(StandardCharsets.UTF_8);
+        stderr.print(progressLines);
         assertThat(r.exitCode()).as(r.err()).isZero();
         final Map<String, String> figures = r.out().lines().filter(l -> l.contains("="))
                 .collect(Collectors.toMap(l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1)));
@@ -59,6 +75,13 @@ class BenchPipelineOnStackTest {
         assertThat(number(figures, "overload_ratio")).isPositive();
         // recovered (every overload request decided) exactly when recovery_s is a time, not -1
         assertThat(number(figures, "recovery_s") >= 0).as(r.out()).isEqualTo(number(figures, "overload_undecided") == 0);
+        // the progress lines time releases too (the bench's COMPLETED report to its RELEASED decision)
+        final Pattern release = Pattern.compile("release_p50_5s=(-?\\d+)ms release_p99_5s=(-?\\d+)ms");
+        assertThat(progressLines.lines().map(release::matcher).filter(Matcher::find)
+                .filter(m -> Long.parseLong(m.group(1)) >= 0 && Long.parseLong(m.group(2)) >= Long.parseLong(m.group(1))))
+                .as(progressLines).isNotEmpty();
+        // and where the scheduler's backlog sits: its inputs or its journal
+        assertThat(progressLines).containsPattern("lag_jobs=\\d+ lag_job_events=\\d+ lag_telemetry_gpu=\\d+ lag_journal=\\d+");
     }
 
     private static double number(final Map<String, String> figures, final String name) {

@@ -78,8 +78,11 @@ final class PacedPipeline implements AutoCloseable {
     private KafkaProducer<String, JobEvent> events;
     private KafkaConsumer<String, PlacementDecision> decisions;
     private Thread telemetry;
+    private SchedulerLag lag;
     private Thread reader;
     private long[] sentAt = new long[1 << 16];
+    /** When the bench reported each job COMPLETED (0: not yet), to time its release. */
+    private long[] completedAt = new long[1 << 16];
     private int sent;
     private int firstUndecided;
     private long decidedCount;
@@ -90,6 +93,11 @@ final class PacedPipeline implements AutoCloseable {
     private LatencyRecorder latency = new LatencyRecorder();
     /** Latencies of the requests decided since the last progress line: a stall shows up in the line after it. */
     private LatencyRecorder recent = new LatencyRecorder();
+    /**
+     * COMPLETED report to RELEASED decision, for the releases seen since the last progress line: a scheduler that
+     * is behind must still learn promptly of GPUs set free, or the pool fills with ended jobs.
+     */
+    private LatencyRecorder recentReleases = new LatencyRecorder();
     private long decidedInWindow;
 
     private PacedPipeline(final PipelineBenchOptions o, final TopicNames topics, final PrintStream progress) {
@@ -126,6 +134,7 @@ final class PacedPipeline implements AutoCloseable {
             PipelineBench.publishPool(o, inv, topics, app.engines(), progress);
         }
         decisions.subscribe(List.of(topics.decisions()));
+        lag = keep(new SchedulerLag(o.bootstrapServers(), o.clientOverrides(), PipelineBench.schedulerId(prefix), topics));
         telemetry = new Thread(() -> telemetry(codecs), "bench-telemetry");
         telemetry.setDaemon(true);
         telemetry.start();
@@ -309,6 +318,9 @@ final class PacedPipeline implements AutoCloseable {
         }
         if (r.value().getOutcome() == DecisionOutcome.PLACED) {
             toComplete.add(new Completion(now + o.jobRuntimeMs(), seq, r.value().getDecisionId()));
+        } else if (r.value().getOutcome() == DecisionOutcome.RELEASED && seq < completedAt.length && completedAt[seq] > 0) {
+            recentReleases.record(now - completedAt[seq]);
+            completedAt[seq] = 0;
         }
     }
 
@@ -316,6 +328,10 @@ final class PacedPipeline implements AutoCloseable {
         while (!toComplete.isEmpty() && toComplete.peek().dueMs() <= now) {
             final Completion c = toComplete.poll();
             final String id = PipelineBench.jobId(c.seq());
+            if (c.seq() >= completedAt.length) {
+                completedAt = Arrays.copyOf(completedAt, Math.max(completedAt.length * 2, c.seq() + 1));
+            }
+            completedAt[c.seq()] = now;
             events.send(new ProducerRecord<>(topics.jobEvents(), null, now, id, JobEvent.newBuilder().setJobId(id)
                     .setEventId("done-" + id).setType(JobEventType.COMPLETED).setPlacementId(c.placementId())
                     .setOccurredAt(Instant.ofEpochMilli(now)).build()));
@@ -337,9 +353,11 @@ final class PacedPipeline implements AutoCloseable {
         jit.sample(now);
         progress.println("bench: t=" + (now - start) / 1000 + "s offered=" + offeredRate + "/s sent=" + sent
                 + " decided=" + decidedCount + " backlog=" + (sent - decidedCount) + " p50_5s=" + recent.percentile(50)
-                + "ms p99_5s=" + recent.percentile(99) + "ms max_5s=" + recent.percentile(100) + "ms jit_ms_per_s=" + jit.msPerS()
-                + " " + poolLine());
+                + "ms p99_5s=" + recent.percentile(99) + "ms max_5s=" + recent.percentile(100) + "ms release_p50_5s="
+                + recentReleases.percentile(50) + "ms release_p99_5s=" + recentReleases.percentile(99)
+                + "ms jit_ms_per_s=" + jit.msPerS() + " " + lag.line() + " " + poolLine());
         recent = new LatencyRecorder();
+        recentReleases = new LatencyRecorder();
     }
 
     /** Waiting jobs as the gauge figures say (a scan, no engine snapshot); -1 before the first figures. */

@@ -217,11 +217,16 @@ public final class PipelineBench {
         return rate * rampMs / 2_000 + (elapsedMs - rampMs) * rate / 1_000;
     }
 
+    /** The application id (and consumer group) of the bench's scheduler. */
+    static String schedulerId(final String prefix) {
+        return prefix + "-scheduler";
+    }
+
     /** A bench scheduler: application {@code prefix}-scheduler on the topics of {@code catalog}, state under the bench's dir. */
     static SchedulerOptions schedulerOptions(final PipelineBenchOptions o, final String prefix, final TopicCatalog catalog)
             throws IOException {
-        return new SchedulerOptions(prefix + "-scheduler", o.bootstrapServers(), o.registryUrl(), o.clientOverrides(), false,
-                Files.createDirectories(o.stateDir().resolve(prefix + "-scheduler")), "", 0, Map.of(),
+        return new SchedulerOptions(schedulerId(prefix), o.bootstrapServers(), o.registryUrl(), o.clientOverrides(), false,
+                Files.createDirectories(o.stateDir().resolve(schedulerId(prefix))), "", 0, Map.of(),
                 SchedulerOptions.DEFAULT_SNAPSHOT_EVERY, SchedulerOptions.DEFAULT_TICK_INTERVAL_MS, catalog);
     }
 
