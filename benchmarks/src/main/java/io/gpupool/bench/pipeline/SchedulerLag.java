@@ -48,14 +48,18 @@ final class SchedulerLag implements AutoCloseable {
     }
 
     private void readEvery5s() {
-        while (!Thread.currentThread().isInterrupted()) {
+        while (true) {
             try {
                 line = read();
+            } catch (final InterruptedException e) {
+                return;
+            } catch (final Exception e) { // a broker busy or away: said on the line, and asked again in 5 s
+                line = "lag unknown (" + e.getClass().getSimpleName() + ")";
+            }
+            try {
                 Thread.sleep(5_000);
             } catch (final InterruptedException e) {
                 return;
-            } catch (final Exception e) {
-                line = "lag unknown (" + e.getClass().getSimpleName() + ")";
             }
         }
     }
