@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -19,7 +20,18 @@ import org.apache.kafka.common.TopicPartition;
 /** A bench's own topics: every gpupool topic under a prefix, so that it neither reads nor leaves others' records. */
 public final class BenchTopics {
 
+    private static final AtomicLong RUNS = new AtomicLong();
+
     private BenchTopics() {
+    }
+
+    /**
+     * A run's own prefix: the kind of run, the time, this process and a count. The time alone is not enough:
+     * two runs started in the same millisecond (two tests waiting on one shared stack and released together)
+     * shared their topics and application id, and the first to finish deleted the other's topics.
+     */
+    public static String runPrefix(final String kind) {
+        return kind + "-" + System.currentTimeMillis() + "-" + ProcessHandle.current().pid() + "-" + RUNS.incrementAndGet();
     }
 
     /** Every gpupool topic under {@code prefix}. */
@@ -31,7 +43,11 @@ public final class BenchTopics {
         return TopicCatalog.defaults().withOverrides(names);
     }
 
-    /** Deletes every topic whose name starts with {@code prefix} (internal topics too); says so when it cannot. */
+    /**
+     * Deletes every topic under {@code prefix}: its own ({@code prefix.}) and the internal ones of the
+     * applications it named ({@code prefix-}), never those of a run whose prefix only starts like it ("run-1" and
+     * "run-10"). Says so when it cannot.
+     */
     public static void delete(final String bootstrap, final Properties clientOverrides, final String prefix,
                               final PrintStream progress) {
         final Properties admin = new Properties();
@@ -39,11 +55,16 @@ public final class BenchTopics {
         admin.put("bootstrap.servers", bootstrap);
         try (Admin a = Admin.create(admin)) {
             final Set<String> all = a.listTopics().names().get(30, TimeUnit.SECONDS);
-            final List<String> mine = all.stream().filter(t -> t.startsWith(prefix)).toList();
+            final List<String> mine = all.stream().filter(t -> isUnder(prefix, t)).toList();
             a.deleteTopics(mine).all().get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
             progress.println("bench: could not delete the bench topics " + prefix + "*: " + e);
         }
+    }
+
+    /** Whether {@code topic} is one of the run {@code prefix}'s: its own or an internal one of its applications. */
+    static boolean isUnder(final String prefix, final String topic) {
+        return topic.startsWith(prefix + ".") || topic.startsWith(prefix + "-");
     }
 
     /**

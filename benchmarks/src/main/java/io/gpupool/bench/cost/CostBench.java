@@ -52,7 +52,7 @@ public final class CostBench {
     }
 
     public static Map<String, String> run(final CostBenchOptions o, final PrintStream progress) throws Exception {
-        final String prefix = "cost-" + System.currentTimeMillis();
+        final String prefix = BenchTopics.runPrefix("cost");
         final String appId = prefix + "-scheduler";
         final TopicCatalog catalog = BenchTopics.catalog(prefix);
         final TopicNames topics = TopicNames.of(catalog);

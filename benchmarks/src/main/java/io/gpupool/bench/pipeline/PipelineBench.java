@@ -72,7 +72,7 @@ public final class PipelineBench {
 
     private static Map<String, String> once(final PipelineBenchOptions o, final PrintStream progress, final PrintWriter out,
                                             final String stepPrefix) throws Exception {
-        final String prefix = "bench-" + System.currentTimeMillis();
+        final String prefix = BenchTopics.runPrefix("bench");
         final Map<String, Object> serde = AvroSerdeConfig.forClient(o.clientOverrides(), o.registryUrl());
         final Codecs codecs = new Codecs(AvroSerdeConfig.registry(serde), true);
         final Map<String, String> figures = new LinkedHashMap<>();

@@ -49,7 +49,7 @@ public final class SoakBench {
     }
 
     public static Map<String, String> run(final SoakBenchOptions o, final PrintStream progress) throws Exception {
-        final String prefix = "soak-" + System.currentTimeMillis();
+        final String prefix = BenchTopics.runPrefix("soak");
         final TopicCatalog catalog = BenchTopics.catalog(prefix);
         final TopicNames topics = TopicNames.of(catalog);
         final Codecs codecs = new Codecs(AvroSerdeConfig.registry(AvroSerdeConfig.forClient(o.clientOverrides(),

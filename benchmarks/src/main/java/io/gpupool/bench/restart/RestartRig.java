@@ -70,7 +70,7 @@ public final class RestartRig implements AutoCloseable {
     public RestartRig(final RestartBenchOptions options, final PrintStream progress) throws IOException {
         this.options = options;
         this.progress = progress;
-        this.prefix = "restart-" + System.currentTimeMillis();
+        this.prefix = BenchTopics.runPrefix("restart");
         this.catalog = BenchTopics.catalog(prefix);
         this.topics = TopicNames.of(catalog);
         this.dir = Files.createDirectories(options.stateDir().resolve(prefix));
