@@ -67,7 +67,7 @@ class CliParseTest {
         final String[] args = (commandPath + " --help").split(" ");
         final java.io.PrintStream before = System.err;
         final java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
-        System.setErr(new java.io.PrintStream(captured, true));
+        System.setErr(new java.io.PrintStream(thisThreadOnly(captured, before), true));
         final CliRun run;
         try {
             run = CliRun.of(args);
@@ -76,6 +76,27 @@ class CliParseTest {
         }
         assertThat(run.exitCode()).as(commandPath).isZero();
         assertThat(captured.toString() + run.err()).as(commandPath).doesNotContain("WARN").doesNotContain("Could not format");
+    }
+
+    /**
+     * Keeps what this thread writes and passes the rest on: the shared test stack of an earlier test class
+     * still runs in this JVM, and its Kafka Streams threads log warnings of their own (a state directory
+     * under the OS temp folder) that are not the help command's.
+     */
+    private static java.io.OutputStream thisThreadOnly(final java.io.OutputStream captured,
+                                                       final java.io.OutputStream others) {
+        final Thread caller = Thread.currentThread();
+        return new java.io.OutputStream() {
+            @Override
+            public void write(final int b) throws java.io.IOException {
+                (Thread.currentThread() == caller ? captured : others).write(b);
+            }
+
+            @Override
+            public void write(final byte[] bytes, final int offset, final int length) throws java.io.IOException {
+                (Thread.currentThread() == caller ? captured : others).write(bytes, offset, length);
+            }
+        };
     }
 
     @ParameterizedTest
