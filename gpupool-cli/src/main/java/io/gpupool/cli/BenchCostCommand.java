@@ -60,6 +60,13 @@ public final class BenchCostCommand implements Callable<Integer> {
                     + " and completed at once, so a request's cost is taken with a queue N deep (N >= --jobs).")
     int backlog;
 
+    @Option(names = "--retention-ms", defaultValue = "-1",
+            description = "How long a finished job stays in the placer's job book (the engine's finished-job-retention-ms);"
+                    + " default: the engine's 7 days, so no job expires in the run and a request's cost ends at its"
+                    + " release. Shorter than the run (1000, say): each measured request also pays for an earlier job's"
+                    + " expiry, as every job does once in a long-running pool.")
+    long retentionMs;
+
     @Mixin
     BenchPoolOptions pool;
 
@@ -73,7 +80,7 @@ public final class BenchCostCommand implements Callable<Integer> {
         try {
             o = new CostBenchOptions(cluster.bootstrapServers(), registry, cluster.clientProperties(), jobs, warmupJobs,
                     inFlight, complete, pool.nodes, pool.gpus, pool.leaves, storeCalls, profile, Files.createTempDirectory("gpupool-cost-"),
-                    backlog);
+                    backlog, retentionMs);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -20,13 +22,9 @@ class BenchCostOnStackTest {
 
     @Test
     void aSmallRunPrintsTheCostOfEachTopicStoreAndComponent(final TestStack stack) {
-        final CliRun r = CliRun.of("bench", "cost", "--bootstrap-server", stack.bootstrapServers(),
-                "--registry-url", stack.requireRegistryUrl(), "--nodes", "16", "--leaves", "2", "--jobs", "100",
+        final Map<String, String> f = cost(stack, "--nodes", "16", "--leaves", "2", "--jobs", "100",
                 "--warmup-jobs", "10", "--in-flight", "50");
-        assertThat(r.exitCode()).as(r.err()).isZero();
-        final Map<String, String> f = r.out().lines().filter(l -> l.contains("="))
-                .collect(Collectors.toMap(l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1)));
-        assertThat(f).as(r.out()).containsEntry("requests_decided", "100").containsEntry("mode", "lifecycle");
+        assertThat(f).containsEntry("requests_decided", "100").containsEntry("mode", "lifecycle");
         // a request's life: one submit, one COMPLETED report; PLACED and RELEASED at least, journaled both ways
         assertThat(number(f, "topic.jobs.records_per_request")).isEqualTo(1.0);
         assertThat(number(f, "topic.job-events.records_per_request")).isEqualTo(1.0);
@@ -66,13 +64,9 @@ class BenchCostOnStackTest {
 
     @Test
     void withABacklogEachRequestIsAWaitingJobStartedByARelease(final TestStack stack) {
-        final CliRun r = CliRun.of("bench", "cost", "--bootstrap-server", stack.bootstrapServers(),
-                "--registry-url", stack.requireRegistryUrl(), "--nodes", "4", "--leaves", "1", "--jobs", "60",
+        final Map<String, String> f = cost(stack, "--nodes", "4", "--leaves", "1", "--jobs", "60",
                 "--warmup-jobs", "10", "--in-flight", "8", "--backlog", "100", "--no-profile", "--no-store-calls");
-        assertThat(r.exitCode()).as(r.err()).isZero();
-        final Map<String, String> f = r.out().lines().filter(l -> l.contains("="))
-                .collect(Collectors.toMap(l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1)));
-        assertThat(f).as(r.out()).containsEntry("mode", "backlog").containsEntry("queue_depth_at_start", "100");
+        assertThat(f).containsEntry("mode", "backlog").containsEntry("queue_depth_at_start", "100");
         // the measured 60, and the jobs placed by then and not yet released (each of the 8 chains has about one)
         assertThat(Long.parseLong(f.get("requests_decided"))).isBetween(60L, 60L + 2 * 8);
         // the waiting jobs were submitted before the measurement: a request in it is a COMPLETED report, and the
@@ -80,6 +74,40 @@ class BenchCostOnStackTest {
         assertThat(f).doesNotContainKey("topic.jobs.records_per_request"); // a topic that took no offsets
         assertThat(number(f, "topic.job-events.records_per_request")).isBetween(1.0, 1.2);
         assertThat(number(f, "decisions_per_request")).isGreaterThanOrEqualTo(2.0);
+    }
+
+    @Test
+    void withAShortRetentionEachRequestAlsoPaysForAnExpiry(final TestStack stack) {
+        final Map<String, String> f = cost(stack, "--nodes", "4", "--leaves", "1", "--jobs", "60",
+                "--warmup-jobs", "10", "--in-flight", "8", "--retention-ms", "1", "--no-profile");
+        assertThat(f).containsEntry("finished_job_retention_ms", "1").containsEntry("requests_decided", "60");
+        // a job's record expires 1 ms of journal time after it finished, at the pool's next entry: its record, finished
+        // key and index entry are deleted (3 per job), and its route ends (a delete in stage 1); the run's last few
+        // jobs have no entry after them
+        assertThat(number(f, "store.placer-jobs.delete_per_request")).isGreaterThan(2.0);
+        assertThat(number(f, "store.sequencer-jobs.delete_per_request")).isGreaterThan(0.5);
+        assertThat(number(f, "store_calls_per_request")).isGreaterThan(10.0);
+    }
+
+    @Test
+    void aNegativeRetentionOtherThanTheDefaultIsRefusedWithTheFix(final TestStack stack) {
+        final CliRun r = CliRun.of("bench", "cost", "--bootstrap-server", stack.bootstrapServers(),
+                "--registry-url", stack.requireRegistryUrl(), "--retention-ms", "-5");
+        assertThat(r.exitCode()).isEqualTo(64);
+        assertThat(r.err()).contains("-1 (the engine's default), 0 (kept forever) or more ms").contains("-5");
+    }
+
+    /** Runs {@code gpupool bench cost} on the stack with these flags, which must succeed; its name=value lines. */
+    private static Map<String, String> cost(final TestStack stack, final String... flags) {
+        final List<String> args = new ArrayList<>(List.of("bench", "cost",
+                "--bootstrap-server", stack.bootstrapServers(), "--registry-url", stack.requireRegistryUrl()));
+        args.addAll(List.of(flags));
+        final CliRun r = CliRun.of(args.toArray(String[]::new));
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        final Map<String, String> figures = r.out().lines().filter(l -> l.contains("="))
+                .collect(Collectors.toMap(l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1)));
+        assertThat(figures).as(r.out()).containsKey("requests_decided");
+        return figures;
     }
 
     private static double number(final Map<String, String> figures, final String name) {

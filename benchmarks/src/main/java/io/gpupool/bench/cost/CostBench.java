@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -66,9 +67,13 @@ public final class CostBench {
         }
         // Streams deletes consumed repartition records every 30 s; the records must stay to be counted
         schedulerClients.put(StreamsConfig.REPARTITION_PURGE_INTERVAL_MS_CONFIG, Long.toString(Long.MAX_VALUE));
+        final Map<String, String> engine = new TreeMap<>(Map.of("stale-telemetry-timeout-ms", "0", // no telemetry sent
+                "max-waiting-jobs", "0")); // --backlog may hold more waiting jobs than a pool sheds at
+        if (o.retentionMs() >= 0) {
+            engine.put("finished-job-retention-ms", Long.toString(o.retentionMs()));
+        }
         final SchedulerOptions so = new SchedulerOptions(appId, o.bootstrapServers(), o.registryUrl(), schedulerClients,
-                false, stateDir, "", 0, Map.of("stale-telemetry-timeout-ms", "0", // the bench sends no telemetry
-                        "max-waiting-jobs", "0"), // --backlog may hold more waiting jobs than a pool sheds at
+                false, stateDir, "", 0, engine,
                 SchedulerOptions.DEFAULT_SNAPSHOT_EVERY, SchedulerOptions.DEFAULT_TICK_INTERVAL_MS, catalog);
         final Map<String, String> figures = new LinkedHashMap<>();
         try (SchedulerApp app = SchedulerApp.start(so);
@@ -131,6 +136,7 @@ public final class CostBench {
 
             figures.put("mode", o.backlog() > 0 ? "backlog" : o.complete() ? "lifecycle" : "placement");
             figures.put("queue_depth_at_start", Integer.toString(o.backlog()));
+            figures.put("finished_job_retention_ms", o.retentionMs() < 0 ? "default" : Long.toString(o.retentionMs()));
             figures.put("requests_decided", Long.toString(decided));
             figures.put("requests_per_s", String.format(Locale.ROOT, "%.0f", decided * 1e9 / wallNanos));
             figures.put("decisions_per_request", perRequest(loop.decisionRecords() - decisionRecordsBefore, decided));
