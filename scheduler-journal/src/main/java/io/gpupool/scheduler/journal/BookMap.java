@@ -17,13 +17,6 @@ public interface BookMap {
 
     void delete(String key);
 
-    /**
-     * Tells the map that it holds no value for {@code key}, which the caller knows: a map that caches its
-     * store's reads (the placer's) then needs no store read for it. Nothing else changes; the default does nothing.
-     */
-    default void noValue(final String key) {
-    }
-
     /** The keys from {@code from} to {@code to}, both inclusive, in key order; a list, so the caller may delete. */
     List<String> keys(String from, String to);
 

@@ -1,9 +1,7 @@
 package io.gpupool.scheduler.journal;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -15,23 +13,30 @@ import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
- * The job book over one sorted {@link BookMap}: a record per job id under the id itself, and the
- * retention of finished jobs under keys that start with '#' (job ids have none):
+ * The job book over one sorted {@link BookMap}: a {@link BookedJob} per job id under the id itself (the
+ * record, and its expiry once the job finished), and keys that start with '#' (job ids have none):
  * <ul>
- *   <li>{@code #finished#JOB}: when the finished job's record expires ({@link JobBook.Expiry});</li>
  *   <li>{@code #expiry#LEN:POOL#TIME#JOB}: the expiry index of a pool, in stream time order (TIME
  *       zero-padded to 19 digits, the pool length-prefixed so that no pool's range holds another's), so
  *       that expiring costs what expires, never a scan of the book;</li>
- *   <li>{@code #expired#JOB} and {@code #purge#OFFSET#JOB}: only where {@code keepExpired} (the placer),
- *       an expired record with the journal offset that expired it, for {@link #asOf} while a restore may
- *       still re-apply an entry from before that offset; {@link #purgeExpiredBefore} drops them.</li>
+ *   <li>only where {@code keepExpired} (the placer), for {@link #asOf} while a restore may still re-apply an
+ *       entry from before the expiry: an expired job stays under its id, marked expired with the journal
+ *       offset that expired it, and {@code #purgeid#OFFSET#JOB} says when {@link #purgeExpiredBefore} may
+ *       drop it. An id taken again before that moves it to {@code #expired#JOB} (the offset, then the
+ *       record), with {@code #purge#OFFSET#JOB} instead;</li>
+ *   <li>{@code #finished#JOB}: a finished job's expiry in stores from before the {@link BookedJob} form
+ *       (whose values are bare records); read for those records, never written.</li>
  * </ul>
+ * An expiry thus rewrites the job's key and deletes its index entry (and adds the purge key) rather than
+ * deleting the record, the finished key and the index entry and writing the expired copy: three writes
+ * instead of five, and one read instead of two.
  */
 public final class KeyedJobBook implements JobBook {
     private static final String FINISHED = "#finished#";
     private static final String EXPIRY = "#expiry#";
     private static final String EXPIRED = "#expired#";
     private static final String PURGE = "#purge#";
+    private static final String PURGE_IN_PLACE = "#purgeid#";
     /** Above every job id character (JobRequestMapper.badJobId), so it closes a range of keys ending in a job id. */
     private static final String AFTER_IDS = "~";
 
@@ -57,34 +62,66 @@ public final class KeyedJobBook implements JobBook {
 
     @Override
     public JobRecord get(final String jobId) {
+        final BookedJob b = booked(jobId);
+        return b == null || b.expired() ? null : b.jobRecord();
+    }
+
+    /** What the book keeps under the id (the placer's reads of it are cached), or null. */
+    private BookedJob booked(final String jobId) {
         final byte[] b = map.get(jobId);
-        return b == null ? null : JobRecord.fromBytes(b);
+        return b == null ? null : BookedJob.of(b);
     }
 
     @Override
     public void put(final String jobId, final JobRecord record) {
-        final boolean newId = map.get(jobId) == null; // the caller has just read it: a cached read in the placer
+        final BookedJob before = booked(jobId); // the caller has just read it: a cached read in the placer
+        JobBook.Expiry kept = null;
+        if (before != null && before.expired()) {
+            keepApart(jobId, before); // the id taken again while its expired record is kept for a restore
+        } else if (before != null) {
+            kept = before.legacy() ? legacyExpiry(jobId) : before.expiry(); // a record replaced (a slim one filled in)
+        }
         final byte[] bytes = record.toBytes();
-        map.put(jobId, bytes);
-        if (newId) {
-            // A job's finished key goes with its record (expire deletes both; finished writes none without a record),
-            // so a new id has none, and the check that the job has not finished yet (JobRetention) reads no store.
-            map.noValue(FINISHED + jobId);
+        final BookedJob now = BookedJob.taken(bytes);
+        map.put(jobId, (kept == null ? now : now.finished(kept)).toBytes());
+        if (kept != null && before.legacy()) {
+            map.delete(FINISHED + jobId); // its expiry is in the value now
         }
         changes.taken(jobId, record.partition(), bytes);
+    }
+
+    /** Moves an expired record out of its id's way, under {@code #expired#}, with the purge key to match. */
+    private void keepApart(final String jobId, final BookedJob expired) {
+        final long offset = expired.expiredOffset();
+        map.put(EXPIRED + jobId, ByteBuffer.allocate(8 + expired.record().length).putLong(offset)
+                .put(expired.record()).array());
+        map.delete(PURGE_IN_PLACE + pad(offset) + "#" + jobId);
+        map.put(PURGE + pad(offset) + "#" + jobId, new byte[0]);
     }
 
     @Override
     public void forEachInOrder(final BiConsumer<String, byte[]> each) {
         map.forEach((k, v) -> {
             if (!isBookKey(k)) {
-                each.accept(k, v);
+                final BookedJob b = BookedJob.of(v);
+                if (!b.expired()) {
+                    each.accept(k, b.record());
+                }
             }
         });
     }
 
     @Override
     public Expiry expiry(final String jobId) {
+        final BookedJob b = booked(jobId);
+        if (b == null || b.expired()) {
+            return null;
+        }
+        return b.legacy() ? legacyExpiry(jobId) : b.expiry();
+    }
+
+    /** The expiry of a bare record, from the finished key the book wrote before the {@link BookedJob} form. */
+    private Expiry legacyExpiry(final String jobId) {
         final byte[] b = map.get(FINISHED + jobId);
         if (b == null) {
             return null;
@@ -100,22 +137,16 @@ public final class KeyedJobBook implements JobBook {
 
     @Override
     public void finished(final String jobId, final Expiry expiry) {
-        final byte[] record = map.get(jobId);
-        if (record == null) {
+        final BookedJob b = booked(jobId);
+        if (b == null || b.expired()) {
             return;
         }
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream(32);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeLong(expiry.atMs());
-            out.writeLong(expiry.finishedOffset());
-            out.writeUTF(expiry.pool());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        map.put(FINISHED + jobId, bytes.toByteArray());
+        // slim: a job no longer live causes no node command again, so its request is not needed (the snapshot
+        // topic's record below keeps it, for an audit from a snapshot taken while the job was live)
+        map.put(jobId, BookedJob.taken(slim(b.record())).finished(expiry).toBytes());
         map.put(indexKey(expiry.pool(), expiry.atMs(), jobId), new byte[0]);
         nextDue.computeIfPresent(expiry.pool(), (p, t) -> Math.min(t, expiry.atMs()));
-        changes.finished(jobId, JobRecord.partitionOf(record), record, expiry);
+        changes.finished(jobId, JobRecord.partitionOf(b.record()), b.record(), expiry);
     }
 
     @Override
@@ -144,26 +175,35 @@ public final class KeyedJobBook implements JobBook {
 
     @Override
     public void expire(final String jobId, final long offset) {
-        final Expiry e = expiry(jobId);
-        final byte[] record = map.get(jobId);
-        if (e == null || record == null) {
+        final BookedJob b = booked(jobId);
+        if (b == null || b.expired()) {
+            return;
+        }
+        final Expiry e = b.legacy() ? legacyExpiry(jobId) : b.expiry();
+        if (e == null) {
             return;
         }
         map.delete(indexKey(e.pool(), e.atMs(), jobId));
-        map.delete(FINISHED + jobId);
-        map.delete(jobId);
-        if (keepExpired) {
-            map.put(EXPIRED + jobId, ByteBuffer.allocate(8 + record.length).putLong(offset).put(record).array());
-            map.put(PURGE + pad(offset) + "#" + jobId, new byte[0]);
+        if (b.legacy()) {
+            map.delete(FINISHED + jobId);
         }
-        changes.expired(jobId, JobRecord.partitionOf(record), offset, e.pool(), JobRecord.fromBytes(record).commandId());
+        if (keepExpired) {
+            map.put(jobId, BookedJob.taken(slim(b.record())).finished(e).expiredAt(offset).toBytes());
+            map.put(PURGE_IN_PLACE + pad(offset) + "#" + jobId, new byte[0]);
+        } else {
+            map.delete(jobId);
+        }
+        changes.expired(jobId, JobRecord.partitionOf(b.record()), offset, e.pool(), b.jobRecord().commandId());
     }
 
     @Override
     public JobRecord asOf(final String jobId, final long offset) {
-        final JobRecord now = get(jobId);
-        if (now != null && now.offset() <= offset) {
-            return now;
+        final BookedJob now = booked(jobId);
+        if (now != null) {
+            final JobRecord r = now.jobRecord();
+            if (r.offset() <= offset && (!now.expired() || offset < now.expiredOffset())) {
+                return r;
+            }
         }
         final byte[] gone = map.get(EXPIRED + jobId);
         if (gone == null) {
@@ -182,7 +222,16 @@ public final class KeyedJobBook implements JobBook {
         if (offset <= 0) {
             return;
         }
-        for (final String k : map.keys(PURGE + pad(0) + "#", PURGE + pad(offset - 1) + "#" + AFTER_IDS)) {
+        for (final String k : purgeKeys(PURGE_IN_PLACE, offset)) {
+            final String jobId = k.substring(k.lastIndexOf('#') + 1);
+            final BookedJob b = booked(jobId);
+            // taken again since: keepApart moved the expired record and its purge key
+            if (b != null && b.expired() && b.expiredOffset() < offset) {
+                map.delete(jobId);
+            }
+            map.delete(k);
+        }
+        for (final String k : purgeKeys(PURGE, offset)) {
             final String jobId = k.substring(k.lastIndexOf('#') + 1);
             final byte[] gone = map.get(EXPIRED + jobId);
             // a later expiry of the same id replaced it: that one has its own purge key
@@ -191,6 +240,15 @@ public final class KeyedJobBook implements JobBook {
             }
             map.delete(k);
         }
+    }
+
+    /** The purge keys under {@code prefix} of records expired before {@code offset}. */
+    private List<String> purgeKeys(final String prefix, final long offset) {
+        return map.keys(prefix + pad(0) + "#", prefix + pad(offset - 1) + "#" + AFTER_IDS);
+    }
+
+    private static byte[] slim(final byte[] record) {
+        return Arrays.copyOf(record, JobRecord.slimLength(record));
     }
 
     private static String indexKey(final String pool, final long atMs, final String jobId) {

@@ -51,4 +51,67 @@ class KeyedJobBookTest {
         book.forEachInOrder((id, bytes) -> keys.add(id));
         assertThat(keys).containsExactly("x");
     }
+
+    @Test
+    void anExpiredRecordStaysUnderItsIdForARestoreUntilThePurge() {
+        final BookMap map = BookMap.inMemory();
+        final KeyedJobBook book = new KeyedJobBook(map, BookChanges.NONE, true);
+        book.put("x", record(10, "first"));
+        book.finished("x", new JobBook.Expiry("p1", 100, 11));
+        book.expire("x", 20);
+        assertThat(book.get("x")).isNull();
+        assertThat(book.expiry("x")).isNull();
+        assertThat(book.asOf("x", 15).commandId()).isEqualTo("first");
+        assertThat(book.asOf("x", 20)).isNull();
+        final List<String> inOrder = new ArrayList<>();
+        book.forEachInOrder((id, bytes) -> inOrder.add(id));
+        assertThat(inOrder).as("no longer in the book's snapshots").isEmpty();
+        assertThat(map.keys("", "~")).containsExactly("#purgeid#0000000000000000020#x", "x");
+        book.purgeExpiredBefore(21);
+        assertThat(map.keys("", "~")).isEmpty();
+    }
+
+    /** A store the book wrote before its records carried their expiry: bare records and keys of their own. */
+    private static BookMap legacyMap() throws Exception {
+        final BookMap map = BookMap.inMemory();
+        map.put("j", record(1, "c-j").toBytes());
+        final java.io.ByteArrayOutputStream finished = new java.io.ByteArrayOutputStream();
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(finished)) {
+            out.writeLong(5_000);
+            out.writeLong(2);
+            out.writeUTF("p1");
+        }
+        map.put("#finished#j", finished.toByteArray());
+        map.put("#expiry#2:p1#0000000000000005000#j", new byte[0]);
+        final byte[] gone = record(3, "c-k").toBytes();
+        map.put("#expired#k", java.nio.ByteBuffer.allocate(8 + gone.length).putLong(6).put(gone).array());
+        map.put("#purge#0000000000000000006#k", new byte[0]);
+        return map;
+    }
+
+    @Test
+    void aBookFromBeforeTheExpiryMovedIntoTheRecordExpiresAndPurgesAsItWas() throws Exception {
+        final BookMap map = legacyMap();
+        final KeyedJobBook book = new KeyedJobBook(map, BookChanges.NONE, true);
+        assertThat(book.get("j").commandId()).isEqualTo("c-j");
+        assertThat(book.expiry("j")).isEqualTo(new JobBook.Expiry("p1", 5_000, 2));
+        assertThat(book.asOf("k", 4).commandId()).isEqualTo("c-k");
+        assertThat(book.due("p1", 5_000)).containsExactly("j");
+        book.expire("j", 7);
+        assertThat(book.get("j")).isNull();
+        assertThat(book.asOf("j", 5).commandId()).isEqualTo("c-j");
+        assertThat(map.get("#finished#j")).isNull();
+        book.purgeExpiredBefore(8);
+        assertThat(map.keys("", "~")).isEmpty();
+    }
+
+    @Test
+    void aBareRecordReplacedKeepsItsExpiryInTheNewForm() throws Exception {
+        final BookMap map = legacyMap();
+        final KeyedJobBook book = new KeyedJobBook(map, BookChanges.NONE, true);
+        book.put("j", new JobRecord(0, 1, "c-j", null)); // a slim record filled in, say
+        assertThat(map.get("#finished#j")).isNull();
+        assertThat(book.expiry("j")).isEqualTo(new JobBook.Expiry("p1", 5_000, 2));
+        assertThat(book.due("p1", 5_000)).containsExactly("j");
+    }
 }

@@ -55,11 +55,6 @@ final class CachedStore<V> {
         recent.put(key, value == null ? ABSENT : value); // a null put is a delete in Streams
     }
 
-    /** Remembers that the store has no value for the key, which the caller knows (no store call is made). */
-    void noValue(final String key) {
-        recent.put(key, ABSENT);
-    }
-
     void delete(final String key) {
         store.delete(key);
         recent.put(key, ABSENT);

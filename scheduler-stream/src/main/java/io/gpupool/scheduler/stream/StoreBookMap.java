@@ -38,11 +38,6 @@ final class StoreBookMap implements BookMap {
     }
 
     @Override
-    public void noValue(final String key) {
-        cached.noValue(key);
-    }
-
-    @Override
     public List<String> keys(final String from, final String to) {
         final List<String> keys = new ArrayList<>();
         try (KeyValueIterator<String, byte[]> it = store.range(from, to)) {

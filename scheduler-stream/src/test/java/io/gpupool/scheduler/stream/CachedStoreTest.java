@@ -152,29 +152,36 @@ class CachedStoreTest {
     }
 
     @Test
-    void aNewJobsFinishedCheckReadsNoStoreAndAReplacedRecordsStillDoes() {
+    void aJobsWholeLifeInTheBookCostsOneStoreReadAndEightWrites() {
         final KeyValueStore<String, byte[]> store = store(Serdes.ByteArray());
         final KeyedJobBook book = new KeyedJobBook(new StoreBookMap(store), BookChanges.NONE, true);
-        assertThat(book.get("j")).isNull();
+        calls.clear();
+        assertThat(book.get("j")).isNull(); // the submit's duplicate check: the one read
         book.put("j", new JobRecord(0, 1, "c-j", null));
-        calls.clear();
-        assertThat(book.expiry("j")).as("a new id has no finished key").isNull();
-        assertThat(calls).isEmpty();
-
+        assertThat(book.expiry("j")).as("not finished: read from the record, cached").isNull();
         book.finished("j", new JobBook.Expiry("p1", 5_000, 2));
-        final KeyedJobBook later = new KeyedJobBook(new StoreBookMap(store), BookChanges.NONE, true); // a cold cache
-        assertThat(later.get("j")).isNotNull();
-        later.put("j", new JobRecord(0, 1, "c-j", null)); // a record replaced, not a new id: its finished key stays
-        calls.clear();
-        assertThat(later.expiry("j")).isEqualTo(new JobBook.Expiry("p1", 5_000, 2));
-        assertThat(calls).containsExactly("get");
+        assertThat(book.expiry("j")).isEqualTo(new JobBook.Expiry("p1", 5_000, 2));
+        assertThat(book.due("p1", 5_000)).containsExactly("j"); // two index reads (range), as before
+        book.expire("j", 3);
+        assertThat(book.get("j")).isNull();
+        book.purgeExpiredBefore(4);
+        assertThat(calls("get")).isEqualTo(1);
+        // taken 1, finished 2 (the record with its expiry, the index), expired 3 (the record marked, the index entry,
+        // the purge key), purged 2
+        assertThat(calls("put") + calls("delete")).isEqualTo(8);
+        assertThat(store.get("j")).as("purged").isNull();
+    }
 
-        later.expire("j", 3);
-        assertThat(later.get("j")).isNull();
-        later.put("j", new JobRecord(0, 4, "c-j2", null)); // the id taken again after its record expired
+    @Test
+    void aColdBookReadsTheRecordOnceForEveryQuestionAboutIt() {
+        final KeyValueStore<String, byte[]> store = store(Serdes.ByteArray());
+        new KeyedJobBook(new StoreBookMap(store), BookChanges.NONE, true).put("j", new JobRecord(0, 1, "c-j", null));
+        final KeyedJobBook later = new KeyedJobBook(new StoreBookMap(store), BookChanges.NONE, true); // a cold cache
         calls.clear();
+        assertThat(later.get("j")).isNotNull();
         assertThat(later.expiry("j")).isNull();
-        assertThat(calls).isEmpty();
-        assertThat(store.get("#finished#j")).as("expire deleted it with the record").isNull();
+        later.finished("j", new JobBook.Expiry("p1", 5_000, 2));
+        assertThat(later.expiry("j")).isEqualTo(new JobBook.Expiry("p1", 5_000, 2));
+        assertThat(calls("get")).isEqualTo(1);
     }
 }

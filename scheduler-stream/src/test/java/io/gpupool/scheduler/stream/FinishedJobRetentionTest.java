@@ -7,12 +7,12 @@ import io.gpupool.avro.PlacementDecision;
 import io.gpupool.scheduler.core.PoolEngine;
 import io.gpupool.scheduler.journal.BookChanges;
 import io.gpupool.scheduler.journal.JobBookTopic;
-import io.gpupool.scheduler.journal.JobRecord;
 import io.gpupool.scheduler.journal.JournalApplier;
 import io.gpupool.scheduler.journal.KeyedJobBook;
 import io.gpupool.scheduler.journal.SnapshotTopic;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.header.Header;
@@ -52,20 +52,26 @@ class FinishedJobRetentionTest {
             finishAndResubmit(h);
             assertThat(h.decisions()).extracting(PlacementDecision::getOutcome, PlacementDecision::getReasonCode)
                     .endsWith(tuple(DecisionOutcome.REJECTED, "DUPLICATE_JOB"));
-            assertThat(jobs.get("j1")).as("the book record within the retention").isNotNull();
+            assertThat(book(jobs).get("j1")).as("the book record within the retention").isNotNull();
+            assertThat(book(jobs).get("j1").request()).as("finished: kept slim, no node command needs its request")
+                    .isNull();
             assertThat(DecisionHistory.of("j1", h.engines, history::get)).as("the history within the retention").isNotEmpty();
 
             // another job's submit brings the pool's stream time to the expiry
             h.jobs.pipeInput("j2", Fixtures.submit("j2", Fixtures.request("p1", 1, 1).build()), 3_000 + RETENTION_MS);
-            assertThat(jobs.get("j1")).as("the book record after the retention").isNull();
+            assertThat(book(jobs).get("j1")).as("the book record after the retention").isNull();
             assertThat(DecisionHistory.of("j1", h.engines, history::get)).as("the history after the retention").isEmpty();
-            assertThat(jobs.get("j2")).isNotNull();
+            assertThat(book(jobs).get("j2")).isNotNull();
 
             final List<TestRecord<String, byte[]>> book = new ArrayList<>();
             h.driver.createOutputTopic(SnapshotTopic.name(h.topics.journal()), new StringDeserializer(),
                     new ByteArrayDeserializer()).readRecordsToList().stream()
                     .filter(r -> r.key().equals(JobBookTopic.key(0, "j1"))).forEach(book::add);
             assertThat(book).as("taken, finished, expired").hasSize(3);
+            final byte[] taken = book.get(0).value();
+            assertThat(book.get(1).value()).as("the finished record on the snapshot topic keeps the request, for an"
+                    + " audit from a snapshot taken while the job was live")
+                    .endsWith(Arrays.copyOfRange(taken, 4 + 4 + 2 + "j1".length(), taken.length));
             assertThat(book.get(2).value()).as("a tombstone").isNull();
             final Header at = book.get(2).headers().lastHeader(JobBookTopic.EXPIRED_AT);
             assertThat(ByteBuffer.wrap(at.value()).getLong()).as("the journal offset of j2's submit")
@@ -94,7 +100,8 @@ class FinishedJobRetentionTest {
             finishAndResubmit(h);
             h.jobs.pipeInput("j1", Fixtures.submit("j1", "third", Fixtures.request("p1", 1, 4).build()), 3_000 + RETENTION_MS);
             final KeyValueStore<String, byte[]> jobs = h.driver.getKeyValueStore(PlacerProcessor.JOB_STORE);
-            assertThat(JobRecord.fromBytes(jobs.get("j1")).commandId()).isEqualTo("third");
+            assertThat(book(jobs).get("j1").commandId()).isEqualTo("third");
+            assertThat(keys(jobs)).as("the first j1, expired, moved out of the way of the third").contains("#expired#j1");
             final JournalApplier applier = new JournalApplier(new KeyedJobBook(new StoreBookMap(jobs), BookChanges.NONE, true));
             final List<EngineStore.Stored> stored = h.storedEngines();
             assertThat(stored).singleElement().satisfies(s -> assertThat(s.tail()).hasSizeGreaterThan(4));
@@ -113,12 +120,18 @@ class FinishedJobRetentionTest {
             h.jobs.pipeInput("j2", Fixtures.submit("j2", Fixtures.request("p1", 1, 1).build()), 3_000 + RETENTION_MS);
             final KeyValueStore<String, byte[]> jobs = h.driver.getKeyValueStore(PlacerProcessor.JOB_STORE);
             assertThat(h.journal()).as("no snapshot yet").hasSizeLessThan(snapshotEvery);
-            assertThat(keys(jobs)).contains("#expired#j1");
+            // kept under its own id, marked expired, until no restore can re-apply an entry from before the expiry
+            assertThat(book(jobs).get("j1")).isNull();
+            assertThat(keys(jobs)).contains("j1").anyMatch(k -> k.startsWith("#purgeid#") && k.endsWith("#j1"));
             for (int i = 0; i < snapshotEvery; i++) {
                 h.jobs.pipeInput("k" + i, Fixtures.cancel("j2"), 3_000 + RETENTION_MS + i);
             }
-            assertThat(keys(jobs)).noneMatch(k -> k.startsWith("#expired#") || k.startsWith("#purge#"));
+            assertThat(keys(jobs)).doesNotContain("j1").noneMatch(k -> k.startsWith("#expired#") || k.startsWith("#purge"));
         }
+    }
+
+    private static KeyedJobBook book(final KeyValueStore<String, byte[]> jobs) {
+        return new KeyedJobBook(new StoreBookMap(jobs), BookChanges.NONE, true);
     }
 
     private static List<String> keys(final KeyValueStore<String, byte[]> store) {

@@ -4,6 +4,8 @@ import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobEventType;
 import io.gpupool.avro.PlacementDecision;
+import io.gpupool.scheduler.journal.BookChanges;
+import io.gpupool.scheduler.journal.KeyedJobBook;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
@@ -139,8 +141,9 @@ class JobRouteLifetimeTest {
             assertThat(h.decisions()).extracting(PlacementDecision::getReasonCode).containsExactly("SCHEDULER_ERROR");
             h.jobs.pipeInput("j2", Fixtures.submit("j2", Fixtures.request("p1", 1, 1).build()), 2_000 + RETENTION_MS);
             assertThat(routes(h).get("j1")).as("the skipped job's route after the retention").isNull();
-            final KeyValueStore<String, byte[]> book = h.driver.getKeyValueStore(PlacerProcessor.JOB_STORE);
-            assertThat(book.get("j1")).as("the skipped job's record after the retention").isNull();
+            final KeyValueStore<String, byte[]> jobs = h.driver.getKeyValueStore(PlacerProcessor.JOB_STORE);
+            assertThat(new KeyedJobBook(new StoreBookMap(jobs), BookChanges.NONE, true).get("j1"))
+                    .as("the skipped job's record after the retention").isNull();
         }
     }
 
