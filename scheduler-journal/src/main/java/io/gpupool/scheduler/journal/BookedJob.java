@@ -30,6 +30,11 @@ record BookedJob(byte[] record, JobBook.Expiry expiry, long expiredOffset, boole
         return new BookedJob(record, null, -1, false);
     }
 
+    /** The record without its request (as snapshots keep jobs no longer live), in the state it is in. */
+    BookedJob slim() {
+        return new BookedJob(Arrays.copyOf(record, JobRecord.slimLength(record)), expiry, expiredOffset, legacy);
+    }
+
     BookedJob finished(final JobBook.Expiry e) {
         return new BookedJob(record, e, -1, false);
     }

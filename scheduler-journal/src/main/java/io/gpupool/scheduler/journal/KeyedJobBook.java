@@ -79,7 +79,7 @@ public final class KeyedJobBook implements JobBook {
         if (before != null && before.expired()) {
             keepApart(jobId, before); // the id taken again while its expired record is kept for a restore
         } else if (before != null) {
-            kept = before.legacy() ? legacyExpiry(jobId) : before.expiry(); // a record replaced (a slim one filled in)
+            kept = expiryOf(jobId, before); // a record replaced (a slim one filled in)
         }
         final byte[] bytes = record.toBytes();
         final BookedJob now = BookedJob.taken(bytes);
@@ -117,6 +117,11 @@ public final class KeyedJobBook implements JobBook {
         if (b == null || b.expired()) {
             return null;
         }
+        return expiryOf(jobId, b);
+    }
+
+    /** The expiry of what the book keeps under the id: in its value, or for a bare record under its finished key. */
+    private Expiry expiryOf(final String jobId, final BookedJob b) {
         return b.legacy() ? legacyExpiry(jobId) : b.expiry();
     }
 
@@ -143,7 +148,7 @@ public final class KeyedJobBook implements JobBook {
         }
         // slim: a job no longer live causes no node command again, so its request is not needed (the snapshot
         // topic's record below keeps it, for an audit from a snapshot taken while the job was live)
-        map.put(jobId, BookedJob.taken(slim(b.record())).finished(expiry).toBytes());
+        map.put(jobId, b.slim().finished(expiry).toBytes());
         map.put(indexKey(expiry.pool(), expiry.atMs(), jobId), new byte[0]);
         nextDue.computeIfPresent(expiry.pool(), (p, t) -> Math.min(t, expiry.atMs()));
         changes.finished(jobId, JobRecord.partitionOf(b.record()), b.record(), expiry);
@@ -179,7 +184,7 @@ public final class KeyedJobBook implements JobBook {
         if (b == null || b.expired()) {
             return;
         }
-        final Expiry e = b.legacy() ? legacyExpiry(jobId) : b.expiry();
+        final Expiry e = expiryOf(jobId, b);
         if (e == null) {
             return;
         }
@@ -188,7 +193,7 @@ public final class KeyedJobBook implements JobBook {
             map.delete(FINISHED + jobId);
         }
         if (keepExpired) {
-            map.put(jobId, BookedJob.taken(slim(b.record())).finished(e).expiredAt(offset).toBytes());
+            map.put(jobId, b.slim().finished(e).expiredAt(offset).toBytes());
             map.put(PURGE_IN_PLACE + pad(offset) + "#" + jobId, new byte[0]);
         } else {
             map.delete(jobId);
@@ -245,10 +250,6 @@ public final class KeyedJobBook implements JobBook {
     /** The purge keys under {@code prefix} of records expired before {@code offset}. */
     private List<String> purgeKeys(final String prefix, final long offset) {
         return map.keys(prefix + pad(0) + "#", prefix + pad(offset - 1) + "#" + AFTER_IDS);
-    }
-
-    private static byte[] slim(final byte[] record) {
-        return Arrays.copyOf(record, JobRecord.slimLength(record));
     }
 
     private static String indexKey(final String pool, final long atMs, final String jobId) {
