@@ -7,6 +7,7 @@ import io.gpupool.avro.NodeCommand;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
 import io.gpupool.scheduler.journal.Codecs;
+import io.gpupool.scheduler.stream.StreamsSettings;
 import io.gpupool.serde.AvroSerdeConfig;
 import io.gpupool.topics.Topic;
 import java.nio.charset.StandardCharsets;
@@ -80,9 +81,11 @@ class ZombieFencingTest {
                         .until(() -> ownerOf(admin, rig.applicationId(), placed), o2 -> o2.equals(Optional.of(other)));
                 rig.decisions().firstDecisionAfter(System.currentTimeMillis()).get(2, TimeUnit.MINUTES);
                 paused.signal("CONT");
-                // the resumed instance finds itself out of the group and rejoins, while the load goes on
+                // the resumed instance finds itself out of the group and rejoins, while the load goes on: both
+                // instances' members (one per stream thread) are in it again
+                final int threads = StreamsSettings.streamThreads(Runtime.getRuntime().availableProcessors());
                 await("the resumed instance back in the group").atMost(Duration.ofMinutes(2))
-                        .until(() -> members(admin, rig.applicationId()), n -> n == 4);
+                        .until(() -> members(admin, rig.applicationId()), n -> n == 2 * threads);
                 rig.finish(Duration.ofMinutes(1));
                 rig.putOutcome(figures);
             } finally {

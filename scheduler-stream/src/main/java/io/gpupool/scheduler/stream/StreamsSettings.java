@@ -52,8 +52,7 @@ public final class StreamsSettings {
         // they get dearer (CommitCadence: at least 4x the time the last took). A fixed 10 ms (the value before)
         // collapsed at 2,800 requests/s on the 2-core bench machine; see scheduler-stream/README.md, Benchmark.
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-        // stage 1 and stage 2 tasks on two threads: one stage's transaction commit does not stall the other
-        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, streamThreads(Runtime.getRuntime().availableProcessors()));
         // a produce right after a transaction commit gets CONCURRENT_TRANSACTIONS; the default back-off
         // grows to 1 s and stalls the pipeline, while the broker is ready again within milliseconds
         p.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), 5);
@@ -78,6 +77,17 @@ public final class StreamsSettings {
         // Streams client printed at start ("Processing exception handler is not enabled for the GlobalThread")
         p.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
         return p;
+    }
+
+    /**
+     * Stream threads on a machine with this many processors. Two let one stage's transaction commit pass while the
+     * other's waits, but on two cores (the one-machine stack, where the broker's JVM shares them) the second
+     * thread took CPU from the pool's one placer task: with one thread, `gpupool bench pipeline --find-max
+     * --repeat 3` on the 2-core machine held 2,850-3,300 requests/s at p99 250 ms against 1,450-2,850 with two
+     * (scheduler-stream/README.md, Benchmark). A caller's num.stream.threads still wins.
+     */
+    public static int streamThreads(final int processors) {
+        return processors <= 2 ? 1 : 2;
     }
 
     /** The settings that make the scheduler's producers write with this codec (one of {@link #CODECS}). */

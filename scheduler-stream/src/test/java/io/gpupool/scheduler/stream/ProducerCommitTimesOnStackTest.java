@@ -17,6 +17,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.ThreadMetadata;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Produced;
@@ -44,6 +45,7 @@ class ProducerCommitTimesOnStackTest {
                 Serdes.ByteArray()));
         final Properties config = StreamsSettings.local(stack.uniqueName("commit-times-app"), stack.bootstrapServers(),
                 Files.createTempDirectory("gpupool-commit-times-").toString());
+        config.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2); // every thread's times, whatever this machine's default
         try (KafkaStreams streams = new KafkaStreams(b.build(), config);
              KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(stack.producerConfig(), new ByteArraySerializer(),
                      new ByteArraySerializer())) {

@@ -14,6 +14,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -50,11 +51,14 @@ class StaticMembershipOnStackTest {
         }
         try (ChildScheduler second = ChildScheduler.start(args, log); Admin admin = admin(stack)) {
             second.awaitReady(Duration.ofSeconds(120));
-            // one member per stream thread, each named after the instance; none left over from the killed process
+            // one member per stream thread (this machine's default), each named after the instance; none left over
+            // from the killed process
+            final int threads = StreamsSettings.streamThreads(Runtime.getRuntime().availableProcessors());
+            final Set<String> expected = IntStream.rangeClosed(1, threads).mapToObj(t -> instance + "-" + t)
+                    .collect(Collectors.toSet());
             await("the group's members; child log " + log).atMost(Duration.ofSeconds(30))
-                    .untilAsserted(() -> assertThat(instanceIds(admin, app))
-                            .isEqualTo(Set.of(instance + "-1", instance + "-2")));
-            assertThat(group(admin, app).members()).hasSize(2);
+                    .untilAsserted(() -> assertThat(instanceIds(admin, app)).isEqualTo(expected));
+            assertThat(group(admin, app).members()).hasSize(threads);
         }
     }
 
