@@ -83,7 +83,7 @@ class ZombieFencingTest {
                 paused.signal("CONT");
                 // the resumed instance finds itself out of the group and rejoins, while the load goes on: both
                 // instances' members (one per stream thread) are in it again
-                final int threads = StreamsSettings.streamThreads(Runtime.getRuntime().availableProcessors());
+                final int threads = StreamsSettings.streamThreadsHere();
                 await("the resumed instance back in the group").atMost(Duration.ofMinutes(2))
                         .until(() -> members(admin, rig.applicationId()), n -> n == 2 * threads);
                 rig.finish(Duration.ofMinutes(1));

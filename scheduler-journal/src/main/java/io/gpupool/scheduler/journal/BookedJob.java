@@ -32,7 +32,8 @@ record BookedJob(byte[] record, JobBook.Expiry expiry, long expiredOffset, boole
 
     /** The record without its request (as snapshots keep jobs no longer live), in the state it is in. */
     BookedJob slim() {
-        return new BookedJob(Arrays.copyOf(record, JobRecord.slimLength(record)), expiry, expiredOffset, legacy);
+        final int slim = JobRecord.slimLength(record);
+        return slim == record.length ? this : new BookedJob(Arrays.copyOf(record, slim), expiry, expiredOffset, legacy);
     }
 
     BookedJob finished(final JobBook.Expiry e) {

@@ -52,7 +52,7 @@ public final class StreamsSettings {
         // they get dearer (CommitCadence: at least 4x the time the last took). A fixed 10 ms (the value before)
         // collapsed at 2,800 requests/s on the 2-core bench machine; see scheduler-stream/README.md, Benchmark.
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, streamThreads(Runtime.getRuntime().availableProcessors()));
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, streamThreadsHere());
         // a produce right after a transaction commit gets CONCURRENT_TRANSACTIONS; the default back-off
         // grows to 1 s and stalls the pipeline, while the broker is ready again within milliseconds
         p.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), 5);
@@ -88,6 +88,11 @@ public final class StreamsSettings {
      */
     public static int streamThreads(final int processors) {
         return processors <= 2 ? 1 : 2;
+    }
+
+    /** The local profile's stream threads on this machine. */
+    public static int streamThreadsHere() {
+        return streamThreads(Runtime.getRuntime().availableProcessors());
     }
 
     /** The settings that make the scheduler's producers write with this codec (one of {@link #CODECS}). */

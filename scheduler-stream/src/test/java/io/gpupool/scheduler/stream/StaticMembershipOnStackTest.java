@@ -53,7 +53,7 @@ class StaticMembershipOnStackTest {
             second.awaitReady(Duration.ofSeconds(120));
             // one member per stream thread (this machine's default), each named after the instance; none left over
             // from the killed process
-            final int threads = StreamsSettings.streamThreads(Runtime.getRuntime().availableProcessors());
+            final int threads = StreamsSettings.streamThreadsHere();
             final Set<String> expected = IntStream.rangeClosed(1, threads).mapToObj(t -> instance + "-" + t)
                     .collect(Collectors.toSet());
             await("the group's members; child log " + log).atMost(Duration.ofSeconds(30))

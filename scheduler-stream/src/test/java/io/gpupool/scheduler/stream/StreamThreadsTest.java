@@ -25,7 +25,7 @@ class StreamThreadsTest {
     void theLocalProfileFollowsThisMachineAndACallerOverrides() {
         final Properties local = StreamsSettings.local("app", "b:1", "/tmp/s");
         assertThat(local.get(StreamsConfig.NUM_STREAM_THREADS_CONFIG))
-                .isEqualTo(StreamsSettings.streamThreads(Runtime.getRuntime().availableProcessors()));
+                .isEqualTo(StreamsSettings.streamThreadsHere());
         final Properties chosen = StreamsSettings.merge(local, Map.of(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "3"));
         assertThat(new StreamsConfig(chosen).getInt(StreamsConfig.NUM_STREAM_THREADS_CONFIG)).isEqualTo(3);
     }
