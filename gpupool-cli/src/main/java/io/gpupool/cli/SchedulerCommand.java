@@ -7,6 +7,7 @@ import io.gpupool.cli.config.DurationConverter;
 import io.gpupool.localstack.StackDescriptor;
 import io.gpupool.scheduler.query.QueryEndpoint;
 import io.gpupool.scheduler.app.SchedulerApp;
+import io.gpupool.scheduler.stream.JournalBacklog;
 import io.gpupool.scheduler.stream.Membership;
 import io.gpupool.scheduler.stream.SchedulerOptions;
 import io.gpupool.scheduler.stream.StreamsSettings;
@@ -107,6 +108,12 @@ public final class SchedulerCommand implements Callable<Integer> {
             + " its topic, no tenant can pass for another (DESIGN.md, \"Tenants\").")
     boolean tenantTopics;
 
+    @Option(names = "--shed-journal-backlog", paramLabel = "ENTRIES", defaultValue = "" + JournalBacklog.DEFAULT_LIMIT,
+            description = "When the journal holds more than this many entries the placer has not applied, a new job's"
+                    + " submit is answered at once with REJECTED OVERLOADED (its id stays free: submit it again later)"
+                    + " instead of waiting behind them; cancels and job events always pass. 0 never sheds (default ${DEFAULT-VALUE}).")
+    long shedJournalBacklog;
+
     @Option(names = "--duration", converter = DurationConverter.class, description = "Stop after this long (e.g. 30s).")
     Duration duration;
 
@@ -134,7 +141,8 @@ public final class SchedulerCommand implements Callable<Integer> {
             o = new SchedulerOptions(applicationId, cluster.bootstrapServers(), registry, clients,
                     profile.equals("production"), state, httpHost, httpPort, engine, snapshotEvery,
                     tickInterval.toMillis(), TopicCatalog.defaults().withOverrides(ConfigLayers.of(spec).fileEntries()), maxClockAhead.toMillis(),
-                    new Membership(instanceId, sessionTimeout, standbyReplicas)).withTenantTopics(tenantTopics);
+                    new Membership(instanceId, sessionTimeout, standbyReplicas)).withTenantTopics(tenantTopics)
+                    .withShedJournalBacklog(shedJournalBacklog);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

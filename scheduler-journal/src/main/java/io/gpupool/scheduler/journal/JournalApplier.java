@@ -17,6 +17,7 @@ import io.gpupool.avro.JournalPosition;
 import io.gpupool.avro.LinkHealth;
 import io.gpupool.avro.LinkStateChange;
 import io.gpupool.avro.PlacementDecision;
+import io.gpupool.avro.ShedSubmit;
 import io.gpupool.avro.Tick;
 import io.gpupool.avro.UplinkChange;
 import io.gpupool.avro.UtilisationBand;
@@ -43,6 +44,8 @@ public final class JournalApplier {
     public static final String HEARTBEAT = "heartbeat";
     /** Reason code of a submit written to one tenant's job topic that names another tenant. */
     public static final String WRONG_TENANT = "WRONG_TENANT";
+    /** Reason code of a submit stage 1 shed ({@link JournalEntry#getShed}): the placer's backlog was over its limit. */
+    public static final String OVERLOADED = "OVERLOADED";
 
     private final JobBook book;
     private final JobRetention retention;
@@ -213,14 +216,18 @@ public final class JournalApplier {
             return rejected(pool, jobId, "DUPLICATE_JOB", "job id " + jobId + " was already submitted (journal "
                     + known.partition() + "@" + known.offset() + ")", cause);
         }
+        final String unknown = JobRequestMapper.unknownValue(submit.getRequest());
+        final String invalid = unknown != null ? unknown : JobRequestMapper.invalid(submit.getRequest());
+        if (entry.getShed() != null && invalid == null) {
+            // before it takes the id, which stays free; an invalid request is told why instead, as that answer holds
+            return rejected(pool, jobId, OVERLOADED, overloaded(entry), cause);
+        }
         // An entry re-applied after a restart finds its own record; a slim one (a format-2 snapshot's book
         // can hold one for a job still live in another pool of the partition) gets its request back.
         if (!reapplying && (known == null || known.request() == null)) {
             book.put(jobId, new JobRecord(cause.getPartition(), cause.getOffset(), c.getCommandId(),
                     submit.getRequest()));
         }
-        final String unknown = JobRequestMapper.unknownValue(submit.getRequest());
-        final String invalid = unknown != null ? unknown : JobRequestMapper.invalid(submit.getRequest());
         if (invalid != null) {
             if (!reapplying) {
                 retention.ended(pool, engine, jobId, cause); // its id is taken: it finished at once
@@ -369,6 +376,14 @@ public final class JournalApplier {
             }
         }
         return applied;
+    }
+
+    /** The words of a shed submit's rejection, from what stage 1 measured. */
+    private static String overloaded(final JournalEntry entry) {
+        final ShedSubmit shed = entry.getShed();
+        return "not admitted: the scheduler is behind its input (journal partition " + shed.getJournalPartition()
+                + " held " + shed.getBacklogEntries() + " entries not yet applied, over the limit of "
+                + shed.getLimitEntries() + "); the job was neither placed nor queued and its id is free: submit it again later";
     }
 
     private static Applied rejected(final String pool, final String jobId, final String code, final String message,

@@ -6,6 +6,7 @@ import io.gpupool.scheduler.journal.SnapshotTopic;
 import io.gpupool.scheduler.journal.TopicNames;
 import io.gpupool.scheduler.query.QueryServer;
 import io.gpupool.scheduler.stream.JobSources;
+import io.gpupool.scheduler.stream.JournalBacklog;
 import io.gpupool.scheduler.stream.PoolEngines;
 import io.gpupool.scheduler.stream.PoolGauges;
 import io.gpupool.scheduler.stream.SchedulerMetrics;
@@ -66,10 +67,11 @@ public final class SchedulerApp implements AutoCloseable {
     private final KafkaStreamsMetrics streamsMetrics;
     private final PoolEngines engines;
     private final RestoreProgress restore;
+    private final JournalBacklogMeter backlogMeter;
 
     private SchedulerApp(final KafkaStreams streams, final QueryServer http, final ScheduledExecutorService refresher,
                          final PrometheusMeterRegistry meters, final KafkaStreamsMetrics streamsMetrics,
-                         final PoolEngines engines, final RestoreProgress restore) {
+                         final PoolEngines engines, final RestoreProgress restore, final JournalBacklogMeter backlogMeter) {
         this.streams = streams;
         this.http = http;
         this.gaugeRefresher = refresher;
@@ -77,6 +79,7 @@ public final class SchedulerApp implements AutoCloseable {
         this.streamsMetrics = streamsMetrics;
         this.engines = engines;
         this.restore = restore;
+        this.backlogMeter = backlogMeter;
     }
 
     /** The engine settings checked once, so that a typo fails at start and not at the first journal entry. */
@@ -134,9 +137,10 @@ public final class SchedulerApp implements AutoCloseable {
         }
         final KafkaJournalReader journalReader = new KafkaJournalReader(new StreamsConfig(props), o.applicationId(),
                 topics.journal());
+        final JournalBacklog backlog = new JournalBacklog(o.shedJournalBacklog(), System::currentTimeMillis);
         final KafkaStreams streams = new KafkaStreams(SchedulerTopology.build(o.applicationId(), topics, codecs, metrics,
                 engines, configs, o.snapshotEvery(), o.tickIntervalMs(), TelemetryRules.defaults(), o.maxClockAheadMs(), jobSources,
-                journalReader), props);
+                journalReader, backlog), props);
         metrics.commitTimes().readFrom(streams::metrics);
         // a failed thread is replaced, but a thread that keeps failing shuts the client down (and /health says so)
         final StreamThreadPolicy threads = StreamThreadPolicy.defaults(meters);
@@ -166,10 +170,12 @@ public final class SchedulerApp implements AutoCloseable {
         final RestoreProgress restore = new RestoreProgress();
         streams.setGlobalStateRestoreListener(restore);
         streams.start();
+        final JournalBacklogMeter backlogMeter = new JournalBacklogMeter(Admin.create(adminConfig(o, clients)),
+                o.applicationId(), topics.journal(), backlog, meters).start();
         LOG.info("scheduler {} (instance {}) started against {}{}", o.applicationId(),
                 o.membership().instanceIdFor(o.applicationId(), o.stateDir()), o.bootstrapServers(),
                 http == null ? "" : "; queries and metrics on http://" + o.httpHost() + ":" + http.port());
-        return new SchedulerApp(streams, http, refresher, meters, streamsMetrics, engines, restore);
+        return new SchedulerApp(streams, http, refresher, meters, streamsMetrics, engines, restore, backlogMeter);
     }
 
     /** Creates the catalog topics the scheduler reads or writes that do not exist yet. */
@@ -285,6 +291,7 @@ public final class SchedulerApp implements AutoCloseable {
     @Override
     public void close() {
         gaugeRefresher.shutdownNow();
+        backlogMeter.close();
         streams.close(Duration.ofSeconds(30));
         streamsMetrics.close();
         if (http != null) {

@@ -8,6 +8,7 @@ import io.gpupool.scheduler.journal.TopicNames;
 import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobEvent;
 import io.gpupool.avro.JobSubmit;
+import io.gpupool.avro.ShedSubmit;
 import io.gpupool.serde.RecordDecodeException;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -27,7 +28,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * submit was rejected without one. What cannot be routed (no pool, unknown job, a cancel naming a
  * malformed id) is dead-lettered with the reason, under the position the record was first written to.
  * Whether a request is valid is judged in stage 2 from the journal, so that every rejection is a
- * decision that replays.
+ * decision that replays. A new job's submit met while the placer's backlog is over its limit
+ * ({@link JournalBacklog}) is journaled marked shed, and stores no route: the placer answers it REJECTED
+ * OVERLOADED without placing it, and its id stays free for the submit again.
  */
 final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Object> {
     static final String JOB_STORE = "sequencer-jobs";
@@ -37,6 +40,7 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
     private final Deserializer<JobCommand> commands;
     private final Deserializer<JobEvent> events;
     private final JournalWriter journal;
+    private final JournalBacklog backlog;
     private ProcessorContext<Object, Object> context;
     private final CommitCadence cadence;
     /** The key the record being processed was written with (before the repartition by job id). */
@@ -45,8 +49,9 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
     private CachedStore<String> poolOfJob;
 
     JobRoutingProcessor(final TopicNames topics, final SchedulerMetrics metrics, final Codecs codecs,
-                        final Function<String, EngineConfig> configs) {
+                        final Function<String, EngineConfig> configs, final JournalBacklog backlog) {
         this.journal = new JournalWriter(configs, metrics);
+        this.backlog = backlog;
         this.topics = topics;
         this.metrics = metrics;
         this.cadence = new CommitCadence(metrics.commitTimes());
@@ -106,6 +111,14 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
             }
             if (JobRequestMapper.badJobId(jobId) == null) { // the placer rejects it at once, no route needed
                 final String stored = poolOfJob.get(jobId);
+                // a known job's submit (a retried produce, a duplicate) is answered from its record, never shed
+                final ShedSubmit shed = stored == null ? backlog.shedding(pool) : null;
+                if (shed != null) {
+                    journal.append(Journal.shed(Journal.entry(pool, record.timestamp(), c, record, where,
+                            topics.tenantOf(where.topic())), shed));
+                    metrics.shed(pool);
+                    return;
+                }
                 final JobRoute route = stored == null ? JobRoute.of(c.getCommandId(), pool)
                         : JobRoute.read(stored).opened(c.getCommandId(), pool);
                 final String value = route.write();

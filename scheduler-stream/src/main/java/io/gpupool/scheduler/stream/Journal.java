@@ -2,6 +2,7 @@ package io.gpupool.scheduler.stream;
 
 import io.gpupool.avro.EngineSettings;
 import io.gpupool.avro.JournalEntry;
+import io.gpupool.avro.ShedSubmit;
 import io.gpupool.avro.SourceRef;
 import io.gpupool.avro.Tick;
 import java.nio.charset.StandardCharsets;
@@ -39,6 +40,12 @@ final class Journal {
         final JournalEntry e = JournalEntry.newBuilder().setPool(pool).setTimestamp(Instant.ofEpochMilli(timestampMs))
                 .setSource(source).setPayload(payload).build();
         return new Record<>(pool, e, timestampMs);
+    }
+
+    /** A submit's entry ({@link #entry}) marked shed by stage 1: the placer rejects it OVERLOADED. */
+    static Record<Object, Object> shed(final Record<Object, Object> submit, final ShedSubmit shed) {
+        ((JournalEntry) submit.value()).setShed(shed);
+        return submit;
     }
 
     private static long writtenAt(final Record<byte[], byte[]> cause) {

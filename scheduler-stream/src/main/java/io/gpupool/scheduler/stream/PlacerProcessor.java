@@ -289,8 +289,8 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
      */
     private void endRouteOfRecordlessSubmit(final JournalEntry entry, final long timestamp) {
         if (!(entry.getPayload() instanceof JobCommand c) || !(c.getCommand() instanceof JobSubmit)
-                || JobRequestMapper.badJobId(c.getJobId()) != null) {
-            return; // stage 1 keeps no route for a malformed id
+                || JobRequestMapper.badJobId(c.getJobId()) != null || entry.getShed() != null) {
+            return; // stage 1 keeps no route for a malformed id, nor for a submit it shed
         }
         final JobRecord taken = book.get(c.getJobId());
         if (taken == null || !taken.commandId().equals(c.getCommandId())) {
@@ -400,8 +400,11 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         boolean first = true;
         for (final PlacementDecision d : applied.decisions()) {
             context.forward(new Record<Object, Object>(d.getJobId(), d, timestamp), DECISIONS_SINK);
-            // a job whose id this entry took has no stored history: no need to read it
-            p.handle.history().append(d.getJobId(), d, d.getJobId().equals(newJob) ? id -> null : history::get);
+            // a job whose id this entry took has no stored history: no need to read it. A shed submit's id is not
+            // taken, so no record would ever expire a history kept for it: its decision is on the decisions topic only
+            if (!JournalApplier.OVERLOADED.equals(d.getReasonCode())) {
+                p.handle.history().append(d.getJobId(), d, d.getJobId().equals(newJob) ? id -> null : history::get);
+            }
             metrics.decision(pool, d.getOutcome().name(), d.getReasonCode() == null ? "" : d.getReasonCode());
             if (d.getOutcome() == DecisionOutcome.EVICTED && "PREEMPTED".equals(d.getReasonCode())) {
                 metrics.preemption(pool);

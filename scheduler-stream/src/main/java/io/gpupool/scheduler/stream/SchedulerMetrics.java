@@ -107,6 +107,11 @@ public final class SchedulerMetrics {
         (onItsPartition ? keyedOnTheirPartition : keyedAcrossTheHop).increment();
     }
 
+    /** A new job's submit shed by stage 1 ({@link JournalBacklog}): the placer rejects it OVERLOADED. */
+    void shed(final String pool) {
+        counter("gpupool.requests.shed", "pool", pool).increment();
+    }
+
     /** A stage-1 job route entry closed by the placer's notice ({@code expired} record, or {@code rejected} submit). */
     void routeEnded(final String why) {
         counter("gpupool.job.route.ends", "why", why).increment();

@@ -20,12 +20,14 @@ import java.util.Properties;
  * @param membership       static membership (instance id, session timeout) and standby replicas
  * @param tenantTopics     also read every tenant's job topic ({@code <jobs>.<tenant>}); a job written to one is
  *                         that tenant's, and one naming another tenant is rejected (DESIGN.md, "Tenants")
+ * @param shedJournalBacklog journal entries the placer may have not applied before stage 1 sheds new job submits
+ *                         (REJECTED OVERLOADED; {@link JournalBacklog}); 0 never sheds
  */
 public record SchedulerOptions(String applicationId, String bootstrapServers, String registryUrl,
                                Properties clientOverrides, boolean production, Path stateDir, String httpHost,
                                int httpPort, Map<String, String> engineSettings, int snapshotEvery, long tickIntervalMs,
                                TopicCatalog catalog, long maxClockAheadMs, Membership membership,
-                               boolean tenantTopics) {
+                               boolean tenantTopics, long shedJournalBacklog) {
     public static final String DEFAULT_APPLICATION_ID = "gpupool-scheduler";
     /**
      * Journal entries between engine snapshots. A snapshot stops the placer: with a 4,096-node pool
@@ -49,6 +51,9 @@ public record SchedulerOptions(String applicationId, String bootstrapServers, St
         if (maxClockAheadMs < 0) {
             throw new IllegalArgumentException("the allowed clock skew must not be negative");
         }
+        if (shedJournalBacklog < 0) {
+            throw new IllegalArgumentException("the journal backlog limit must be 0 (never shed) or more");
+        }
         engineSettings = Map.copyOf(engineSettings);
     }
 
@@ -59,14 +64,22 @@ public record SchedulerOptions(String applicationId, String bootstrapServers, St
                             final int snapshotEvery, final long tickIntervalMs, final TopicCatalog catalog,
                             final long maxClockAheadMs, final Membership membership) {
         this(applicationId, bootstrapServers, registryUrl, clientOverrides, production, stateDir, httpHost, httpPort,
-                engineSettings, snapshotEvery, tickIntervalMs, catalog, maxClockAheadMs, membership, false);
+                engineSettings, snapshotEvery, tickIntervalMs, catalog, maxClockAheadMs, membership, false,
+                JournalBacklog.DEFAULT_LIMIT);
     }
 
     /** These options, reading tenants' job topics too or not. */
     public SchedulerOptions withTenantTopics(final boolean read) {
         return new SchedulerOptions(applicationId, bootstrapServers, registryUrl, clientOverrides, production, stateDir,
                 httpHost, httpPort, engineSettings, snapshotEvery, tickIntervalMs, catalog, maxClockAheadMs, membership,
-                read);
+                read, shedJournalBacklog);
+    }
+
+    /** These options with another limit on the placer's backlog before new submits are shed (0: never). */
+    public SchedulerOptions withShedJournalBacklog(final long entries) {
+        return new SchedulerOptions(applicationId, bootstrapServers, registryUrl, clientOverrides, production, stateDir,
+                httpHost, httpPort, engineSettings, snapshotEvery, tickIntervalMs, catalog, maxClockAheadMs, membership,
+                tenantTopics, entries);
     }
 
     /** With the default membership ({@link Membership#defaults()}: a derived instance id). */

@@ -53,12 +53,14 @@ public final class SchedulerTopology {
      * @param applicationId the Kafka Streams application id: the placer's route notices go onto its repartition topic
      * @param jobSources whether tenants' job topics are read besides the shared one, and the repartition's partitions
      * @param journalReader how a restoring placer re-reads the journal entries after its pools' snapshots
+     * @param backlog the placer's backlog as last measured, and the limit over which stage 1 sheds new submits
      */
     public static Topology build(final String applicationId, final TopicNames t, final Codecs codecs,
                                  final SchedulerMetrics metrics,
                                  final PoolEngines engines, final Function<String, EngineConfig> configs,
                                  final int snapshotEvery, final long tickIntervalMs, final TelemetryRules rules,
-                                 final long maxClockAheadMs, final JobSources jobSources, final JournalReader journalReader) {
+                                 final long maxClockAheadMs, final JobSources jobSources, final JournalReader journalReader,
+                                 final JournalBacklog backlog) {
         final ByteArrayDeserializer bytes = new ByteArrayDeserializer();
         final ClampedTimestamps clock = new ClampedTimestamps(maxClockAheadMs, metrics);
 
@@ -81,7 +83,7 @@ public final class SchedulerTopology {
                 .repartition(Repartitioned.with(Serdes.ByteArray(), Serdes.ByteArray()).withName(JOBS_BY_ID)
                         .withNumberOfPartitions(jobSources.byIdPartitions()).withStreamPartitioner(ByJobId.ofBytes()));
         onTheirPartition.merge(acrossTheHop, Named.as(JOBS_BY_ID + "-merge"))
-                .process(() -> new JobRoutingProcessor(t, metrics, codecs, configs), Named.as(JOB_ROUTING),
+                .process(() -> new JobRoutingProcessor(t, metrics, codecs, configs, backlog), Named.as(JOB_ROUTING),
                         JobRoutingProcessor.JOB_STORE);
         final Topology topo = dsl.build();
 

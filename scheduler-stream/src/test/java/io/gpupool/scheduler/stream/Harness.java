@@ -52,6 +52,8 @@ public final class Harness implements AutoCloseable {
     public final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     public final SchedulerMetrics metrics = new SchedulerMetrics(meters);
     public final PoolEngines engines = new PoolEngines();
+    /** The placer's backlog as stage 1 sees it: a test sets it ({@link JournalBacklog#measured}); limit 1,000 entries. */
+    public final JournalBacklog backlog = new JournalBacklog(1_000, System::currentTimeMillis);
     public final TopologyTestDriver driver;
     public final TestInputTopic<String, NodeInventory> inventory;
     public final TestInputTopic<String, GpuSamples> gpu;
@@ -85,7 +87,7 @@ public final class Harness implements AutoCloseable {
         final Properties p = StreamsSettings.local(applicationId, "unused:9092", stateDir.toString());
         driver = new TopologyTestDriver(SchedulerTopology.build(applicationId, topics, codecs, metrics, engines,
                 configs(settings), snapshotEvery, tickIntervalMs, TelemetryRules.defaults(),
-                SchedulerTopology.DEFAULT_MAX_CLOCK_AHEAD_MS, jobSources, journalReader()), p, Instant.ofEpochMilli(0));
+                SchedulerTopology.DEFAULT_MAX_CLOCK_AHEAD_MS, jobSources, journalReader(), backlog), p, Instant.ofEpochMilli(0));
         inventory = driver.createInputTopic(topics.inventory(), new StringSerializer(), ser());
         gpu = driver.createInputTopic(topics.telemetryGpu(), new StringSerializer(), ser());
         link = driver.createInputTopic(topics.telemetryLink(), new StringSerializer(), ser());
