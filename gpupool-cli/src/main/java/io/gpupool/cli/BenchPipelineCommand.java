@@ -3,6 +3,7 @@ package io.gpupool.cli;
 import io.gpupool.cli.config.ClusterOptions;
 import io.gpupool.bench.pipeline.PipelineBench;
 import io.gpupool.bench.pipeline.PipelineBenchOptions;
+import io.gpupool.scheduler.stream.JournalBacklog;
 import java.nio.file.Files;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -88,6 +89,12 @@ public final class BenchPipelineCommand implements Callable<Integer> {
                     + " (default ${DEFAULT-VALUE}; the pool fills and the rest queue).")
     int drainRecords;
 
+    @Option(names = "--shed-journal-backlog", paramLabel = "ENTRIES", defaultValue = "" + JournalBacklog.DEFAULT_LIMIT,
+            description = "The paced scheduler's limit on journal entries not yet applied, over which it sheds new submits"
+                    + " (REJECTED OVERLOADED, counted as requests_shed_per_s and overload_shed_per_s); 0 never sheds. The"
+                    + " drain never sheds (default ${DEFAULT-VALUE}, the scheduler's).")
+    long shedJournalBacklog;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -99,7 +106,7 @@ public final class BenchPipelineCommand implements Callable<Integer> {
             o = new PipelineBenchOptions(cluster.bootstrapServers(), registry, cluster.clientProperties(), nodes, gpus,
                     leaves, rate, warmupS, measureS, jobRuntimeMs, passthroughRecords, drainRecords,
                     Files.createTempDirectory("gpupool-bench-"), findMax, p99TargetMs, searchSteps, overloadS, repeat,
-                    jitWarmupS);
+                    jitWarmupS, shedJournalBacklog);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }

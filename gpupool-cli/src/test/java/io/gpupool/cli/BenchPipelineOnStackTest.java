@@ -54,7 +54,7 @@ class BenchPipelineOnStackTest {
                 .collect(Collectors.toMap(l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1)));
         assertThat(figures).as(r.out()).containsKeys("step1_offered_requests_per_s", "step1_p99_latency_ms",
                 "step1_held", "step2_offered_requests_per_s", "max_offered_requests_per_s", "search_steps",
-                "overload_undecided");
+                "overload_undecided", "requests_shed_per_s", "overload_shed_per_s", "overload_admitted_ratio");
         assertThat(figures).containsEntry("drain_records", "300").containsEntry("passthrough_records", "3000");
         assertThat(number(figures, "drain_requests_per_s")).isPositive();
         assertThat(number(figures, "passthrough_records_per_s")).isPositive();
@@ -73,6 +73,8 @@ class BenchPipelineOnStackTest {
                 .isEqualTo(2 * number(figures, "max_offered_requests_per_s"));
         assertThat(number(figures, "overload_requests_per_s")).isPositive();
         assertThat(number(figures, "overload_ratio")).isPositive();
+        // shed submits are decisions as well; what the engine decided is the rest
+        assertThat(number(figures, "overload_admitted_ratio")).isBetween(0.0, number(figures, "overload_ratio"));
         // recovered (every overload request decided) exactly when recovery_s is a time, not -1
         assertThat(number(figures, "recovery_s") >= 0).as(r.out()).isEqualTo(number(figures, "overload_undecided") == 0);
         // the progress lines time releases too (the bench's COMPLETED report to its RELEASED decision)

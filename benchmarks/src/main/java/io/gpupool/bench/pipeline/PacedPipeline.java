@@ -11,6 +11,7 @@ import io.gpupool.avro.PlacementDecision;
 import io.gpupool.scheduler.app.SchedulerApp;
 import io.gpupool.scheduler.core.ModelCapacity;
 import io.gpupool.scheduler.journal.Codecs;
+import io.gpupool.scheduler.journal.JournalApplier;
 import io.gpupool.scheduler.journal.TopicNames;
 import io.gpupool.topics.TopicCatalog;
 import java.io.PrintStream;
@@ -52,11 +53,11 @@ final class PacedPipeline implements AutoCloseable {
     private static final long MIN_JIT_WARMUP_MS = 20_000;
 
     /** A measured window: what was offered in it and how fast it was decided. */
-    record Window(int offered, double decidedPerS, long p50Ms, long p99Ms, long measured, long undecided) {
+    record Window(int offered, double decidedPerS, long p50Ms, long p99Ms, long measured, long undecided, double shedPerS) {
     }
 
     /** The overload phase: decisions during it and the seconds after it until its backlog was decided (-1: not within the limit). */
-    record Overload(int offered, double decidedPerS, double recoveryS, long undecided) {
+    record Overload(int offered, double decidedPerS, double recoveryS, long undecided, double shedPerS) {
     }
 
     private record Completion(long dueMs, int seq, String placementId) {
@@ -99,6 +100,9 @@ final class PacedPipeline implements AutoCloseable {
      */
     private LatencyRecorder recentReleases = new LatencyRecorder();
     private long decidedInWindow;
+    /** First decisions that were the scheduler shedding the request (REJECTED OVERLOADED): in the window, and in all. */
+    private long shedInWindow;
+    private long shedCount;
 
     private PacedPipeline(final PipelineBenchOptions o, final TopicNames topics, final PrintStream progress) {
         this.o = o;
@@ -162,7 +166,7 @@ final class PacedPipeline implements AutoCloseable {
             final long undecided = measured - decided.get(firstOfWindow, endOfWindow).cardinality();
             windowFrom = Long.MAX_VALUE;
             return new Window(rate, decidedInWindow * 1000.0 / measureMs, latency.percentile(50, undecided),
-                    latency.percentile(99, undecided), measured, undecided);
+                    latency.percentile(99, undecided), measured, undecided, shedInWindow * 1000.0 / measureMs);
         }
     }
 
@@ -210,7 +214,8 @@ final class PacedPipeline implements AutoCloseable {
             final double recoveryS = recovered ? (System.currentTimeMillis() - overloadEnd) / 1000.0 : -1;
             final long undecided = endOfOverload - decided.get(0, endOfOverload).cardinality();
             windowFrom = Long.MAX_VALUE;
-            return new Overload(2 * rate, decidedInWindow * 1000.0 / overloadMs, recoveryS, undecided);
+            return new Overload(2 * rate, decidedInWindow * 1000.0 / overloadMs, recoveryS, undecided,
+                    shedInWindow * 1000.0 / overloadMs);
         }
     }
 
@@ -220,6 +225,7 @@ final class PacedPipeline implements AutoCloseable {
         windowTo = from + lengthMs;
         latency = new LatencyRecorder();
         decidedInWindow = 0;
+        shedInWindow = 0;
         return from;
     }
 
@@ -312,8 +318,12 @@ final class PacedPipeline implements AutoCloseable {
             if (sentAt[seq] >= windowFrom && sentAt[seq] < windowTo) {
                 latency.record(now - sentAt[seq]);
             }
+            final boolean shed = r.value().getOutcome() == DecisionOutcome.REJECTED
+                    && JournalApplier.OVERLOADED.equals(r.value().getReasonCode());
+            shedCount += shed ? 1 : 0;
             if (now >= windowFrom && now < windowTo) {
                 decidedInWindow++;
+                shedInWindow += shed ? 1 : 0;
             }
         }
         if (r.value().getOutcome() == DecisionOutcome.PLACED) {
@@ -352,7 +362,7 @@ final class PacedPipeline implements AutoCloseable {
         nextReport += 5_000;
         jit.sample(now);
         progress.println("bench: t=" + (now - start) / 1000 + "s offered=" + offeredRate + "/s sent=" + sent
-                + " decided=" + decidedCount + " backlog=" + (sent - decidedCount) + " p50_5s=" + recent.percentile(50)
+                + " decided=" + decidedCount + " shed=" + shedCount + " backlog=" + (sent - decidedCount) + " p50_5s=" + recent.percentile(50)
                 + "ms p99_5s=" + recent.percentile(99) + "ms max_5s=" + recent.percentile(100) + "ms release_p50_5s="
                 + recentReleases.percentile(50) + "ms release_p99_5s=" + recentReleases.percentile(99)
                 + "ms jit_ms_per_s=" + jit.msPerS() + " " + lag.line() + " " + poolLine());

@@ -104,6 +104,9 @@ public final class PipelineBench {
                     figures.put("overload_offered_requests_per_s", Integer.toString(ov.offered()));
                     figures.put("overload_requests_per_s", whole(ov.decidedPerS()));
                     figures.put("overload_ratio", ratio(ov.decidedPerS(), drain));
+                    // shed requests are decisions too (said at once, and cheap): what the engine decided is the rest
+                    figures.put("overload_shed_per_s", whole(ov.shedPerS()));
+                    figures.put("overload_admitted_ratio", ratio(ov.decidedPerS() - ov.shedPerS(), drain));
                     figures.put("recovery_s", String.format(Locale.ROOT, "%.1f", ov.recoveryS()));
                     figures.put("overload_undecided", Long.toString(ov.undecided()));
                 }
@@ -177,6 +180,7 @@ public final class PipelineBench {
         figures.put("p99_latency_ms", Long.toString(w.p99Ms()));
         figures.put("requests_measured", Long.toString(w.measured()));
         figures.put("requests_undecided", Long.toString(w.undecided()));
+        figures.put("requests_shed_per_s", whole(w.shedPerS()));
     }
 
     private static String whole(final double value) {
@@ -227,7 +231,8 @@ public final class PipelineBench {
             throws IOException {
         return new SchedulerOptions(schedulerId(prefix), o.bootstrapServers(), o.registryUrl(), o.clientOverrides(), false,
                 Files.createDirectories(o.stateDir().resolve(schedulerId(prefix))), "", 0, Map.of(),
-                SchedulerOptions.DEFAULT_SNAPSHOT_EVERY, SchedulerOptions.DEFAULT_TICK_INTERVAL_MS, catalog);
+                SchedulerOptions.DEFAULT_SNAPSHOT_EVERY, SchedulerOptions.DEFAULT_TICK_INTERVAL_MS, catalog)
+                .withShedJournalBacklog(o.shedJournalBacklog());
     }
 
     /** Publishes the bench pool's inventory and waits until the engine holds all of it. */

@@ -35,7 +35,8 @@ final class SchedulerDrain {
                     final PrintStream progress) throws Exception {
         final TopicNames topics = TopicNames.of(catalog);
         final int records = o.drainRecords();
-        try (SchedulerApp app = SchedulerApp.start(PipelineBench.schedulerOptions(o, prefix, catalog));
+        try (SchedulerApp app = SchedulerApp.start(PipelineBench.schedulerOptions(o, prefix, catalog)
+                .withShedJournalBacklog(0));
              KafkaProducer<String, NodeInventory> inv = new KafkaProducer<>(producerConfig, new StringSerializer(),
                      codecs.serializer());
              KafkaProducer<String, JobCommand> jobs = new KafkaProducer<>(producerConfig, new StringSerializer(),
