@@ -17,6 +17,7 @@ final class MetricNames {
             "gpupool_gpus", "gpupool_queue_depth", "gpupool_queue_depth_tenant", "gpupool_fragmentation",
             "gpupool_decisions_total", "gpupool_request_to_decision_seconds_bucket", "gpupool_preemptions_total",
             "gpupool_journal_lag_seconds", "gpupool_journal_appends_total", "gpupool_dlq_records_total",
+            "gpupool_journal_backlog_entries", "gpupool_requests_shed_total",
             "gpupool_leaf_uplink_utilization_ratio", "gpupool_leaf_uplink_nodes",
             "gpupool_tenant_gpus", "gpupool_tenant_quota_gpus", "gpupool_gpus_allocated_idle",
             "gpupool_queue_wait_seconds_bucket",
