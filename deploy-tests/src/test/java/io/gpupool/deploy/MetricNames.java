@@ -30,7 +30,8 @@ final class MetricNames {
 
     /** Counters registered on their first event, which a short run may never see; checked in the sources instead. */
     static final Set<String> ON_FIRST_EVENT = Set.of(
-            "gpupool_preemptions_total", "gpupool_sink_commands_failed_total", "gpupool_sink_commands_dead_lettered_total");
+            "gpupool_preemptions_total", "gpupool_sink_commands_failed_total", "gpupool_sink_commands_dead_lettered_total",
+            "gpupool_requests_shed_total");
 
     /** The Micrometer meter name a Prometheus name comes from: gpupool_sink_commands_failed_total is gpupool.sink.commands.failed. */
     static String meterName(final String prometheusName) {
