@@ -5,10 +5,10 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +42,8 @@ final class JournalBacklogMeter implements AutoCloseable {
     private final String journal;
     private final JournalBacklog backlog;
     private final MeterRegistry meters;
-    private final Map<Integer, AtomicLong> gauges = new ConcurrentHashMap<>();
+    /** One gauge per partition, made at its first measurement (only the measuring thread touches the map). */
+    private final Map<Integer, AtomicLong> gauges = new HashMap<>();
     private final ScheduledExecutorService every = Executors.newSingleThreadScheduledExecutor(r -> {
         final Thread t = new Thread(r, "gpupool-journal-backlog");
         t.setDaemon(true);

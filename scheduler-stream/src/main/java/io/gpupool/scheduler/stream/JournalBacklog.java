@@ -45,14 +45,6 @@ public final class JournalBacklog {
         this.clockMs = clockMs;
     }
 
-    public static JournalBacklog neverShed() {
-        return new JournalBacklog(0, System::currentTimeMillis);
-    }
-
-    public long limit() {
-        return limit;
-    }
-
     /** A new measurement: unapplied entries by journal partition (every partition of the journal). */
     public void measured(final Map<Integer, Long> byPartition) {
         final long[] entries = new long[byPartition.size()];
