@@ -4,6 +4,7 @@ import io.gpupool.avro.JobCommand;
 import io.gpupool.bench.BenchTopics;
 import io.gpupool.scheduler.journal.Codecs;
 import io.gpupool.scheduler.stream.CommitCadence;
+import io.gpupool.scheduler.stream.JournalBacklog;
 import io.gpupool.scheduler.stream.ProducerCommitTimes;
 import io.gpupool.scheduler.stream.StreamsSettings;
 import java.io.PrintStream;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -55,7 +57,7 @@ final class PassThrough {
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(PipelineBench.consumerConfig(o.bootstrapServers(),
                 o.clientOverrides(), prefix + "-pt-reader"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             c.subscribe(List.of(out));
-            final KafkaStreams pt = start(cfg, in, out);
+            final KafkaStreams pt = start(cfg, in, out, backlog);
             try {
                 final WholeBacklog timing = new WholeBacklog("pass-through", backlog, progress);
                 while (!timing.done()) {
@@ -91,13 +93,16 @@ final class PassThrough {
         }
     }
 
-    private static KafkaStreams start(final Properties config, final String from, final String to) {
+    private static KafkaStreams start(final Properties config, final String from, final String to, final long backlog) {
         final ProducerCommitTimes commitTimes = new ProducerCommitTimes();
+        final AtomicLong processed = new AtomicLong();
         final StreamsBuilder b = new StreamsBuilder();
-        // the scheduler's commit cadence too: the same transactions per record as the scheduler at any load
+        // the scheduler's commit cadence too: the same transactions per record as the scheduler at any load, and
+        // no early commits while more of the backlog waits than the scheduler's placer counts as behind
         b.stream(from, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
                 .processValues(() -> new FixedKeyProcessor<byte[], byte[], byte[]>() {
-                    private final CommitCadence cadence = new CommitCadence(commitTimes);
+                    private final CommitCadence cadence = new CommitCadence(commitTimes,
+                            () -> backlog - processed.get() > JournalBacklog.BEHIND_ENTRIES);
                     private FixedKeyProcessorContext<byte[], byte[]> context;
 
                     @Override
@@ -109,6 +114,7 @@ final class PassThrough {
                     @Override
                     public void process(final FixedKeyRecord<byte[], byte[]> record) {
                         cadence.processed();
+                        processed.incrementAndGet();
                         context.forward(record);
                     }
                 })

@@ -276,7 +276,7 @@ class PlacerJobBookTest {
     private static PlacerProcessor placer(final Harness h, final MockProcessorContext<Object, Object> ctx,
                                           final JournalReader journal) {
         final PlacerProcessor p = new PlacerProcessor(CONFIGS, 3, new PoolEngines(),
-                new SchedulerMetrics(new SimpleMeterRegistry()), h.codecs, journal);
+                new SchedulerMetrics(new SimpleMeterRegistry()), h.codecs, journal, h.backlog);
         p.init(ctx);
         return p;
     }

@@ -41,13 +41,17 @@ final class JobKeyer implements Processor<byte[], byte[], byte[], byte[]> {
     private ProcessorContext<byte[], byte[]> context;
     private final CommitCadence cadence;
 
-    /** @param byIdPartitions partitions of the repartition by job id */
-    JobKeyer(final TopicNames topics, final Codecs codecs, final SchedulerMetrics metrics, final int byIdPartitions) {
+    /**
+     * @param byIdPartitions partitions of the repartition by job id
+     * @param backlog        the placer's backlog, which the commit cadence reads
+     */
+    JobKeyer(final TopicNames topics, final Codecs codecs, final SchedulerMetrics metrics, final int byIdPartitions,
+             final JournalBacklog backlog) {
         this.topics = topics;
         this.commands = codecs.deserializer(JobCommand.class);
         this.events = codecs.deserializer(JobEvent.class);
         this.metrics = metrics;
-        this.cadence = new CommitCadence(metrics.commitTimes());
+        this.cadence = new CommitCadence(metrics.commitTimes(), backlog::behind);
         this.byIdPartitions = byIdPartitions;
     }
 

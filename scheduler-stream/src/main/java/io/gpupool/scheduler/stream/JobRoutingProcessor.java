@@ -54,7 +54,7 @@ final class JobRoutingProcessor implements Processor<byte[], byte[], Object, Obj
         this.backlog = backlog;
         this.topics = topics;
         this.metrics = metrics;
-        this.cadence = new CommitCadence(metrics.commitTimes());
+        this.cadence = new CommitCadence(metrics.commitTimes(), backlog::behind);
         this.commands = codecs.deserializer(JobCommand.class);
         this.events = codecs.deserializer(JobEvent.class);
     }

@@ -118,12 +118,13 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
     private long recordTimestamp;
 
     public PlacerProcessor(final Function<String, EngineConfig> configs, final int snapshotEvery, final PoolEngines registry,
-                    final SchedulerMetrics metrics, final Codecs codecs, final JournalReader journalReader) {
+                    final SchedulerMetrics metrics, final Codecs codecs, final JournalReader journalReader,
+                    final JournalBacklog backlog) {
         this.configs = configs;
         this.snapshotEvery = snapshotEvery;
         this.registry = registry;
         this.metrics = metrics;
-        this.cadence = new CommitCadence(metrics.commitTimes());
+        this.cadence = new CommitCadence(metrics.commitTimes(), backlog::behind);
         this.journal = codecs.deserializer(JournalEntry.class);
         this.journalReader = journalReader;
         this.views = new ViewPublisher(metrics);

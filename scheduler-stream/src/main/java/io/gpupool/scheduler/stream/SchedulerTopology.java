@@ -53,7 +53,8 @@ public final class SchedulerTopology {
      * @param applicationId the Kafka Streams application id: the placer's route notices go onto its repartition topic
      * @param jobSources whether tenants' job topics are read besides the shared one, and the repartition's partitions
      * @param journalReader how a restoring placer re-reads the journal entries after its pools' snapshots
-     * @param backlog the placer's backlog as last measured, and the limit over which stage 1 sheds new submits
+     * @param backlog the placer's backlog as last measured, and the limit over which stage 1 sheds new submits; the
+     *                commit cadences read whether the placer is behind
      */
     public static Topology build(final String applicationId, final TopicNames t, final Codecs codecs,
                                  final SchedulerMetrics metrics,
@@ -76,7 +77,7 @@ public final class SchedulerTopology {
                     Named.as(TENANT_JOB_SOURCE + "-merge"));
         }
         final KStream<byte[], byte[]> keyed = jobRecords.process(
-                () -> new JobKeyer(t, codecs, metrics, jobSources.byIdPartitions()), Named.as(JOB_KEYER));
+                () -> new JobKeyer(t, codecs, metrics, jobSources.byIdPartitions(), backlog), Named.as(JOB_KEYER));
         // pass-all filters: they only give the keyer's two children the names it forwards to
         final KStream<byte[], byte[]> onTheirPartition = keyed.filter((k, v) -> true, Named.as(JobKeyer.ON_ITS_PARTITION));
         final KStream<byte[], byte[]> acrossTheHop = keyed.filter((k, v) -> true, Named.as(JobKeyer.TO_REPARTITION))
@@ -98,7 +99,8 @@ public final class SchedulerTopology {
 
         // Stage 2: the journal only
         topo.addSource(JOURNAL_SOURCE, bytes, bytes, t.journal());
-        topo.addProcessor("placer", () -> new PlacerProcessor(configs, snapshotEvery, engines, metrics, codecs, journalReader),
+        topo.addProcessor("placer",
+                () -> new PlacerProcessor(configs, snapshotEvery, engines, metrics, codecs, journalReader, backlog),
                 JOURNAL_SOURCE);
         // the tail store is written only for pools a scheduler of before stored with it (EngineStore)
         for (final String s : new String[] {EngineStore.SNAPSHOTS, EngineStore.TAIL, PlacerProcessor.JOB_STORE,

@@ -13,6 +13,8 @@ class CommitCadenceTest {
     private final MockProcessorContext<Object, Object> context = new MockProcessorContext<>();
     /** What the thread has spent committing so far, in ms (the cadence reads ns). */
     private double committingMs;
+    /** Whether the placer is behind, as the cadence reads it. */
+    private boolean behind;
 
     private CapturedPunctuator start(final CommitCadence cadence) {
         // no system time set: as in other tests' mock contexts, init must not need one
@@ -22,7 +24,7 @@ class CommitCadenceTest {
     }
 
     private CommitCadence withCommitTimes() {
-        return new CommitCadence(() -> committingMs * 1e6);
+        return new CommitCadence(() -> committingMs * 1e6, () -> behind);
     }
 
     private boolean asksAt(final CapturedPunctuator check, final long msAfterStart) {
@@ -77,11 +79,36 @@ class CommitCadenceTest {
     @Test
     void withoutTheProducersTimesEveryCheckAsks() {
         // times not bound to a Streams client (as in a test driver): the cadence falls back to a fixed 10 ms
-        final CommitCadence cadence = new CommitCadence(new ProducerCommitTimes());
+        final CommitCadence cadence = new CommitCadence(new ProducerCommitTimes(), () -> false);
         final CapturedPunctuator check = start(cadence);
         cadence.processed();
         assertThat(asksAt(check, 10)).isTrue();
         cadence.processed();
         assertThat(asksAt(check, 20)).isTrue();
+    }
+
+    @Test
+    void nothingIsAskedWhileThePlacerIsBehindAndCommitsAreAskedForAgainAfter() {
+        final CommitCadence cadence = withCommitTimes();
+        final CapturedPunctuator check = start(cadence);
+        behind = true;
+        cadence.processed();
+        assertThat(asksAt(check, 10)).as("behind: commit.interval.ms commits").isFalse();
+        assertThat(asksAt(check, 500)).isFalse();
+        behind = false;
+        assertThat(asksAt(check, 510)).as("caught up, with records waiting for a commit").isTrue();
+    }
+
+    @Test
+    void aBacklogIsBehindOverItsThresholdOnAnyPartitionWhileItsMeasurementIsFresh() {
+        final long[] now = {0};
+        final JournalBacklog backlog = new JournalBacklog(0, () -> now[0]);
+        assertThat(backlog.behind()).as("never measured").isFalse();
+        backlog.measured(java.util.Map.of(0, 10L, 1, JournalBacklog.BEHIND_ENTRIES));
+        assertThat(backlog.behind()).as("at the threshold").isFalse();
+        backlog.measured(java.util.Map.of(0, 10L, 1, JournalBacklog.BEHIND_ENTRIES + 1));
+        assertThat(backlog.behind()).as("a limit of 0 sheds nothing, but the backlog is still measured").isTrue();
+        now[0] += JournalBacklog.STALE_MS + 1;
+        assertThat(backlog.behind()).as("a stale measurement says nothing").isFalse();
     }
 }
