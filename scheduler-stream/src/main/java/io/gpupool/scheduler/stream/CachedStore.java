@@ -60,6 +60,21 @@ final class CachedStore<V> {
         recent.put(key, ABSENT);
     }
 
+    /**
+     * A write of a key that is not worth keeping (one read by range only): it takes no place from the keys that are
+     * read by key, and a copy kept from before goes.
+     */
+    void putUnkept(final String key, final V value) {
+        store.put(key, value);
+        recent.remove(key);
+    }
+
+    /** A delete of a key that is not worth keeping; see {@link #putUnkept}. */
+    void deleteUnkept(final String key) {
+        store.delete(key);
+        recent.remove(key);
+    }
+
     /** Keys kept now (for tests). */
     int kept() {
         return recent.size();

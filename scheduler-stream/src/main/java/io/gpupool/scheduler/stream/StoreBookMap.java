@@ -1,6 +1,7 @@
 package io.gpupool.scheduler.stream;
 
 import io.gpupool.scheduler.journal.BookMap;
+import io.gpupool.scheduler.journal.KeyedJobBook;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
@@ -12,6 +13,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * The placer's job store ({@link PlacerProcessor#JOB_STORE}) as the sorted map its job book lives in.
  * The book reads a job's keys several times per journal entry, so point reads go through a
  * {@link CachedStore}: made with this map, which must therefore be made anew in the processor's init.
+ * The book's own keys ({@link KeyedJobBook#isBookKey}: the expiry index, purge keys) are written past the
+ * cache: they are read by range, and kept they would halve how long a job's record stays in it (under
+ * overload a job's end comes seconds after its submit, and a record no longer kept is a read of RocksDB).
  */
 final class StoreBookMap implements BookMap {
     private final CachedStore<byte[]> cached;
@@ -29,12 +33,20 @@ final class StoreBookMap implements BookMap {
 
     @Override
     public void put(final String key, final byte[] value) {
-        cached.put(key, value);
+        if (KeyedJobBook.isBookKey(key)) {
+            cached.putUnkept(key, value);
+        } else {
+            cached.put(key, value);
+        }
     }
 
     @Override
     public void delete(final String key) {
-        cached.delete(key);
+        if (KeyedJobBook.isBookKey(key)) {
+            cached.deleteUnkept(key);
+        } else {
+            cached.delete(key);
+        }
     }
 
     @Override

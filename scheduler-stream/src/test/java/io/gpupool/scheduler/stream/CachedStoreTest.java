@@ -101,6 +101,24 @@ class CachedStoreTest {
     }
 
     @Test
+    void aWriteNotWorthKeepingTakesNoPlaceAndLeavesNoStaleCopy() {
+        final KeyValueStore<String, String> store = store(Serdes.String());
+        final CachedStore<String> cached = new CachedStore<>(store, 3);
+        cached.put("a", "1");
+        cached.putUnkept("x", "9");
+        assertThat(cached.kept()).as("only a").isEqualTo(1);
+        assertThat(store.get("x")).as("written through").isEqualTo("9");
+        calls.clear();
+        assertThat(cached.get("x")).isEqualTo("9");
+        assertThat(calls).as("read from the store, and kept from then on").containsExactly("get");
+        cached.putUnkept("x", "10");
+        assertThat(cached.get("x")).as("the kept copy went with the write").isEqualTo("10");
+        cached.deleteUnkept("x");
+        assertThat(cached.get("x")).isNull();
+        assertThat(store.get("x")).isNull();
+    }
+
+    @Test
     void everyReadEqualsTheStoresValueWhateverWasEvicted() {
         final KeyValueStore<String, byte[]> store = store(Serdes.ByteArray());
         final CachedStore<byte[]> cached = new CachedStore<>(store, 4);
@@ -149,6 +167,23 @@ class CachedStoreTest {
         assertThat(book.get("a")).containsExactly(1);
         assertThat(book.get("b")).isNull();
         assertThat(calls).as("written lately: no store call").isEmpty();
+    }
+
+    @Test
+    void theBooksOwnKeysAreWrittenPastTheCacheSoThatJobRecordsStayKeptLonger() {
+        final KeyValueStore<String, byte[]> store = store(Serdes.ByteArray());
+        final KeyedJobBook book = new KeyedJobBook(new StoreBookMap(store), BookChanges.NONE, true);
+        final int jobs = CachedStore.KEYS * 3 / 4; // more than half the cache: their index keys would have pushed some out
+        for (int i = 0; i < jobs; i++) {
+            book.put("j" + i, new JobRecord(i, 1, "c-j" + i, null));
+            book.finished("j" + i, new JobBook.Expiry("p1", 5_000 + i, i));
+        }
+        calls.clear();
+        for (int i = 0; i < jobs; i++) {
+            assertThat(book.get("j" + i)).isNotNull();
+        }
+        assertThat(calls("get")).as("every record still kept").isZero();
+        assertThat(book.due("p1", 5_000)).as("the index, read by range from the store").containsExactly("j0");
     }
 
     @Test
