@@ -80,14 +80,14 @@ class SubmitCancelLogsOnStackTest {
         assertThat(tooWide.out()).as("no job id: nothing sent").isEmpty();
         // 15 GPUs fit in the 16 of one model, but only 2 nodes of a model have 5 GPUs
         final Cli tooManyNodes = cli("submit", "--job-id", "never-gang", "--nodes", "3", "--gpus", "5");
-        assertThat(tooManyNodes.code()).isEqualTo(ExitCodes.REFUSED.code());
-        assertThat(tooManyNodes.err()).contains("GANG_LARGER_THAN_POOL");
+        assertThat(tooManyNodes.code()).as(tooManyNodes.toString()).isEqualTo(ExitCodes.REFUSED.code());
+        assertThat(tooManyNodes.err()).as(tooManyNodes.toString()).contains("GANG_LARGER_THAN_POOL");
         final Cli model = cli("submit", "--job-id", "never-b200", "--gpus", "1", "--gpu-model", "B200");
-        assertThat(model.code()).isEqualTo(ExitCodes.REFUSED.code());
-        assertThat(model.err()).contains("UNKNOWN_MODEL").contains("NVIDIA H100 80GB HBM3");
+        assertThat(model.code()).as(model.toString()).isEqualTo(ExitCodes.REFUSED.code());
+        assertThat(model.err()).as(model.toString()).contains("UNKNOWN_MODEL").contains("NVIDIA H100 80GB HBM3");
         final Cli pool = cli("submit", "--job-id", "never-pool", "--gpus", "1", "--pool", "nowhere");
-        assertThat(pool.code()).isEqualTo(ExitCodes.REFUSED.code());
-        assertThat(pool.err()).contains("pool 'nowhere' has no nodes").contains(PipelineParts.POOL);
+        assertThat(pool.code()).as(pool.toString()).isEqualTo(ExitCodes.REFUSED.code());
+        assertThat(pool.err()).as(pool.toString()).contains("pool 'nowhere' has no nodes").contains(PipelineParts.POOL);
         // the check is the client's: --no-check sends it, and the scheduler rejects it itself
         final Cli unchecked = cli("submit", "--job-id", "never-unchecked", "--gpus", "9", "--no-check", "--wait");
         assertThat(unchecked.code()).as(unchecked.err()).isEqualTo(ExitCodes.REFUSED.code());
