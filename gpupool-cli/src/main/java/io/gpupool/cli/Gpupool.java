@@ -59,6 +59,11 @@ public final class Gpupool implements Runnable {
     /** The command line with configuration layers (flags, then GPUPOOL_* environment, then --config file). */
     public static CommandLine commandLine(final String[] args, final Map<String, String> environment) {
         final CommandLine cli = new CommandLine(new Gpupool());
+        // Picocli's default strategy keeps System.out/err as they were when it was built, and execute() sets them
+        // back over setOut/setErr if they changed since (another thread of a JVM that runs gpupool in-process swapped
+        // them): the same strategy, not as picocli's own handler object, leaves the writers the caller set alone.
+        final CommandLine.RunLast runLast = new CommandLine.RunLast();
+        cli.setExecutionStrategy(runLast::execute);
         final Class<?> named = args.length == 0 ? null : subcommandNamed(args[0]);
         for (final Class<?> c : named == null ? SUBCOMMANDS : List.<Class<?>>of(named)) {
             cli.addSubcommand(c);

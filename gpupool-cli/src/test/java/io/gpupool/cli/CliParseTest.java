@@ -79,6 +79,32 @@ class CliParseTest {
     }
 
     /**
+     * A program that runs gpupool in its own JVM (the tests do) sets the command line's writers; they must
+     * keep the command's output even when System.err was swapped between building the command line and
+     * running it, as another test thread does. Picocli's default strategy put back the System.err of when it
+     * was built: a refusal of {@code gpupool submit} then went to the JVM's stderr, not to the writer.
+     */
+    @Test
+    void theWritersSetOnTheCommandLineKeepItsOutputWhenSystemErrChangesMeanwhile(@TempDir final Path dir) {
+        final String[] args = {"logs", "no-such-job", "--data-dir", dir.toString()};
+        final picocli.CommandLine cli = Gpupool.commandLine(args, java.util.Map.of());
+        final java.io.StringWriter err = new java.io.StringWriter();
+        cli.setOut(new java.io.PrintWriter(new java.io.StringWriter(), true));
+        cli.setErr(new java.io.PrintWriter(err, true));
+        final java.io.PrintStream before = System.err;
+        final java.io.ByteArrayOutputStream elsewhere = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(thisThreadOnly(elsewhere, before), true));
+        final int code;
+        try {
+            code = cli.execute(args);
+        } finally {
+            System.setErr(before);
+        }
+        assertThat(code).isEqualTo(ExitCodes.NOT_FOUND.code());
+        assertThat(err.toString()).contains("no output of job no-such-job");
+    }
+
+    /**
      * Keeps what this thread writes and passes the rest on: the shared test stack of an earlier test class
      * still runs in this JVM, and its Kafka Streams threads log warnings of their own (a state directory
      * under the OS temp folder) that are not the help command's.
