@@ -2,13 +2,10 @@ package io.gpupool.serde;
 
 import io.gpupool.registry.SchemaRegistry;
 import io.gpupool.registry.SchemaRegistryException;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serializer;
@@ -66,17 +63,12 @@ public final class SpecificAvroSerializer<T extends SpecificRecord> implements S
             }
             known.put(schema, id);
         }
-        final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         final byte[] header = new byte[WireFormat.HEADER_SIZE];
         WireFormat.writeHeader(header, id);
-        out.write(header, 0, header.length);
-        final BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
         try {
-            writers.computeIfAbsent(schema, SpecificDatumWriter::new).write(record, encoder);
-            encoder.flush();
+            return AvroBinary.encode(header, writers.computeIfAbsent(schema, SpecificDatumWriter::new), record);
         } catch (final IOException | RuntimeException e) {
             throw new RecordEncodeException(topic, subject, "Avro encoding failed: " + e.getMessage(), e);
         }
-        return out.toByteArray();
     }
 }

@@ -1,15 +1,13 @@
 package io.gpupool.scheduler.journal;
 
 import io.gpupool.avro.JobRequest;
-import java.io.ByteArrayOutputStream;
+import io.gpupool.serde.AvroBinary;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 
@@ -48,17 +46,10 @@ public record JobRecord(int partition, long offset, String commandId, JobRequest
 
     public byte[] toBytes() {
         try {
-            final ByteArrayOutputStream out = new ByteArrayOutputStream(256);
             final byte[] cmd = commandId.getBytes(StandardCharsets.UTF_8);
-            out.write(ByteBuffer.allocate(16).putInt(partition).putLong(offset).putInt(cmd.length).array());
-            out.write(cmd);
-            if (request == null) {
-                return out.toByteArray();
-            }
-            final BinaryEncoder enc = EncoderFactory.get().binaryEncoder(out, null);
-            WRITER.write(request, enc);
-            enc.flush();
-            return out.toByteArray();
+            final byte[] head = ByteBuffer.allocate(16 + cmd.length).putInt(partition).putLong(offset).putInt(cmd.length)
+                    .put(cmd).array();
+            return request == null ? head : AvroBinary.encode(head, WRITER, request);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,16 +1,14 @@
 package io.gpupool.scheduler.stream;
 
 import io.gpupool.avro.PlacementDecision;
-import java.io.ByteArrayOutputStream;
+import io.gpupool.serde.AvroBinary;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
-import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 
@@ -23,6 +21,7 @@ public final class DecisionHistory {
     public static final String STORE = "placer-history";
     static final int KEPT = 16;
     private static final SpecificDatumWriter<PlacementDecision> WRITER = new SpecificDatumWriter<>(PlacementDecision.class);
+    private static final byte[] NO_PREFIX = new byte[0];
     private static final SpecificDatumReader<PlacementDecision> READER = new SpecificDatumReader<>(PlacementDecision.class);
 
     private DecisionHistory() {
@@ -63,11 +62,9 @@ public final class DecisionHistory {
 
     /** Appends without decoding what is there: only the length prefixes are walked, to drop the oldest. */
     static byte[] append(final byte[] value, final PlacementDecision d) {
-        final ByteArrayOutputStream one = new ByteArrayOutputStream(256);
+        final byte[] one;
         try {
-            final BinaryEncoder enc = EncoderFactory.get().binaryEncoder(one, null);
-            WRITER.write(d, enc);
-            enc.flush();
+            one = AvroBinary.encode(NO_PREFIX, WRITER, d);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -82,11 +79,11 @@ public final class DecisionHistory {
             }
         }
         final int keep = value == null ? 0 : value.length - from;
-        final ByteBuffer out = ByteBuffer.allocate(keep + 4 + one.size());
+        final ByteBuffer out = ByteBuffer.allocate(keep + 4 + one.length);
         if (keep > 0) {
             out.put(value, from, keep);
         }
-        out.putInt(one.size()).put(one.toByteArray());
+        out.putInt(one.length).put(one);
         return out.array();
     }
 }
