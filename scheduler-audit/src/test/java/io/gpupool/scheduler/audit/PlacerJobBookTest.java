@@ -26,8 +26,11 @@ import io.gpupool.scheduler.stream.JournalReader;
 import io.gpupool.scheduler.stream.PlacerProcessor;
 import io.gpupool.scheduler.stream.PoolEngines;
 import io.gpupool.scheduler.stream.SchedulerMetrics;
+import io.gpupool.serde.WireFormat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -36,7 +39,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -276,7 +281,7 @@ class PlacerJobBookTest {
     private static PlacerProcessor placer(final Harness h, final MockProcessorContext<Object, Object> ctx,
                                           final JournalReader journal) {
         final PlacerProcessor p = new PlacerProcessor(CONFIGS, 3, new PoolEngines(),
-                new SchedulerMetrics(new SimpleMeterRegistry()), h.codecs, journal, h.backlog);
+                new SchedulerMetrics(new SimpleMeterRegistry()), h.codecs, "decisions", journal, h.backlog);
         p.init(ctx);
         return p;
     }
@@ -291,6 +296,16 @@ class PlacerJobBookTest {
         };
     }
 
+    /** A decision as the placer forwards it: the decisions topic's value (wire-format header, then Avro binary). */
+    private static PlacementDecision decision(final byte[] value) {
+        try {
+            return new SpecificDatumReader<>(PlacementDecision.class).read(null, DecoderFactory.get()
+                    .binaryDecoder(value, WireFormat.HEADER_SIZE, value.length - WireFormat.HEADER_SIZE, null));
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static void feed(final PlacerProcessor p, final MockProcessorContext<Object, Object> ctx,
                              final List<byte[]> raw, final int from, final int to, final List<PlacementDecision> decisions,
                              final List<NodeCommand> commands) {
@@ -298,7 +313,7 @@ class PlacerJobBookTest {
             ctx.resetForwards();
             ctx.setRecordMetadata("gpupool.journal", 0, i);
             p.process(new Record<>("p1".getBytes(StandardCharsets.UTF_8), raw.get(i), 1_000L + i));
-            ctx.forwarded(PlacerProcessor.DECISIONS_SINK).forEach(f -> decisions.add((PlacementDecision) f.record().value()));
+            ctx.forwarded(PlacerProcessor.DECISIONS_SINK).forEach(f -> decisions.add(decision((byte[]) f.record().value())));
             ctx.forwarded(PlacerProcessor.COMMANDS_SINK).forEach(f -> commands.add((NodeCommand) f.record().value()));
             // the record that takes an id (version 1); a finished job's record is written again, with its expiry
             ctx.forwarded(PlacerProcessor.SNAPSHOTS_SINK).stream()

@@ -68,22 +68,31 @@ public final class DecisionHistory {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        int from = 0;
+        return appendEncoded(value, one, 0);
+    }
+
+    /**
+     * As {@link #append}, with the decision already in Avro binary from {@code from} to the end of {@code encoded}
+     * (the decisions topic's value after its wire-format header): written once, for the topic and the history.
+     */
+    static byte[] appendEncoded(final byte[] value, final byte[] encoded, final int from) {
+        int keepFrom = 0;
         if (value != null) {
             int count = 0;
             for (int at = 0; at + 4 <= value.length; at += 4 + ByteBuffer.wrap(value, at, 4).getInt()) {
                 count++;
             }
             for (int drop = count - (KEPT - 1); drop > 0; drop--) {
-                from += 4 + ByteBuffer.wrap(value, from, 4).getInt();
+                keepFrom += 4 + ByteBuffer.wrap(value, keepFrom, 4).getInt();
             }
         }
-        final int keep = value == null ? 0 : value.length - from;
-        final ByteBuffer out = ByteBuffer.allocate(keep + 4 + one.length);
+        final int keep = value == null ? 0 : value.length - keepFrom;
+        final int length = encoded.length - from;
+        final ByteBuffer out = ByteBuffer.allocate(keep + 4 + length);
         if (keep > 0) {
-            out.put(value, from, keep);
+            out.put(value, keepFrom, keep);
         }
-        out.putInt(one.length).put(one);
+        out.putInt(length).put(encoded, from, length);
         return out.array();
     }
 }

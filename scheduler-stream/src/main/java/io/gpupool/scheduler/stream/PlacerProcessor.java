@@ -23,6 +23,7 @@ import io.gpupool.scheduler.journal.KeyedJobBook;
 import io.gpupool.scheduler.journal.SkippedEntry;
 import io.gpupool.scheduler.journal.SnapshotChunks;
 import io.gpupool.serde.RecordDecodeException;
+import io.gpupool.serde.WireFormat;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,6 +32,7 @@ import java.util.function.Function;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -100,6 +102,8 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
     private final PoolEngines registry;
     private final SchedulerMetrics metrics;
     private final Deserializer<JournalEntry> journal;
+    private final Serializer<PlacementDecision> decisionWriter;
+    private final String decisionsTopic;
     private final JournalReader journalReader;
     private final ViewPublisher views;
     private final CommitCadence cadence;
@@ -118,14 +122,16 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
     private long recordTimestamp;
 
     public PlacerProcessor(final Function<String, EngineConfig> configs, final int snapshotEvery, final PoolEngines registry,
-                    final SchedulerMetrics metrics, final Codecs codecs, final JournalReader journalReader,
-                    final JournalBacklog backlog) {
+                    final SchedulerMetrics metrics, final Codecs codecs, final String decisionsTopic,
+                    final JournalReader journalReader, final JournalBacklog backlog) {
         this.configs = configs;
         this.snapshotEvery = snapshotEvery;
         this.registry = registry;
         this.metrics = metrics;
         this.cadence = new CommitCadence(metrics.commitTimes(), backlog::behind);
         this.journal = codecs.deserializer(JournalEntry.class);
+        this.decisionWriter = codecs.serializer();
+        this.decisionsTopic = decisionsTopic;
         this.journalReader = journalReader;
         this.views = new ViewPublisher(metrics);
     }
@@ -400,11 +406,14 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
         final String newJob = tookItsId(applied, cause) ? applied.submittedJob() : null;
         boolean first = true;
         for (final PlacementDecision d : applied.decisions()) {
-            context.forward(new Record<Object, Object>(d.getJobId(), d, timestamp), DECISIONS_SINK);
+            // encoded once, for the decisions topic and the job's history
+            final byte[] value = decisionWriter.serialize(decisionsTopic, d);
+            context.forward(new Record<Object, Object>(d.getJobId(), value, timestamp), DECISIONS_SINK);
             // a job whose id this entry took has no stored history: no need to read it. A shed submit's id is not
             // taken, so no record would ever expire a history kept for it: its decision is on the decisions topic only
             if (!JournalApplier.OVERLOADED.equals(d.getReasonCode())) {
-                p.handle.history().append(d.getJobId(), d, d.getJobId().equals(newJob) ? id -> null : history::get);
+                p.handle.history().appendEncoded(d.getJobId(), value, WireFormat.HEADER_SIZE,
+                        d.getJobId().equals(newJob) ? id -> null : history::get);
             }
             metrics.decision(pool, d.getOutcome().name(), d.getReasonCode() == null ? "" : d.getReasonCode());
             if (d.getOutcome() == DecisionOutcome.EVICTED && "PREEMPTED".equals(d.getReasonCode())) {

@@ -100,14 +100,15 @@ public final class SchedulerTopology {
         // Stage 2: the journal only
         topo.addSource(JOURNAL_SOURCE, bytes, bytes, t.journal());
         topo.addProcessor("placer",
-                () -> new PlacerProcessor(configs, snapshotEvery, engines, metrics, codecs, journalReader, backlog),
+                () -> new PlacerProcessor(configs, snapshotEvery, engines, metrics, codecs, t.decisions(), journalReader, backlog),
                 JOURNAL_SOURCE);
         // the tail store is written only for pools a scheduler of before stored with it (EngineStore)
         for (final String s : new String[] {EngineStore.SNAPSHOTS, EngineStore.TAIL, PlacerProcessor.JOB_STORE,
                 DecisionHistory.STORE}) {
             topo.addStateStore(store(s), "placer");
         }
-        topo.addSink(PlacerProcessor.DECISIONS_SINK, t.decisions(), new StringSerializer(), codecs.serializer(), "placer");
+        // the placer encodes decisions itself: the same bytes are the job's history (PlacerProcessor.emit)
+        topo.addSink(PlacerProcessor.DECISIONS_SINK, t.decisions(), new StringSerializer(), new ByteArraySerializer(), "placer");
         topo.addSink(PlacerProcessor.COMMANDS_SINK, t.nodeCommands(), new StringSerializer(), codecs.serializer(), "placer");
         topo.addSink(PlacerProcessor.SNAPSHOTS_SINK, SnapshotTopic.name(t.journal()),
                 new StringSerializer(), new ByteArraySerializer(), "placer");

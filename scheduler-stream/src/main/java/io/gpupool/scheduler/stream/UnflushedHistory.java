@@ -53,11 +53,21 @@ public final class UnflushedHistory {
 
     /** The job's history with {@code d} appended; {@code stored} gives what the store holds when this has nothing. */
     void append(final String jobId, final PlacementDecision d, final Function<String, byte[]> stored) {
+        changed.put(jobId, DecisionHistory.append(changedOrStored(jobId, stored), d));
+    }
+
+    /** As {@link #append}, with the decision in Avro binary from {@code from} on (see {@link DecisionHistory#appendEncoded}). */
+    void appendEncoded(final String jobId, final byte[] encoded, final int from, final Function<String, byte[]> stored) {
+        changed.put(jobId, DecisionHistory.appendEncoded(changedOrStored(jobId, stored), encoded, from));
+    }
+
+    private byte[] changedOrStored(final String jobId, final Function<String, byte[]> stored) {
         final byte[] before = changed.get(jobId);
         if (before == null) {
             order.addLast(new Dirty(jobId, entries));
+            return stored.apply(jobId);
         }
-        changed.put(jobId, DecisionHistory.append(before != null ? before : stored.apply(jobId), d));
+        return before;
     }
 
     /**

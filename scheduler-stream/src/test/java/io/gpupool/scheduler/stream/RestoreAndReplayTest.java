@@ -131,7 +131,7 @@ class RestoreAndReplayTest {
 
             final PoolEngines engines = new PoolEngines();
             final PlacerProcessor placer = new PlacerProcessor(Harness.configs(Map.of()), 50, engines, h.metrics, h.codecs,
-                    JournalReader.NONE, h.backlog); // reading the journal would throw
+                    "decisions", JournalReader.NONE, h.backlog); // reading the journal would throw
             placer.init(ctx);
             for (final String pool : List.of("p1", "p2")) {
                 assertThat(engines.pool(pool).orElseThrow().read(PoolEngine::snapshot)).as("pool " + pool)
