@@ -65,15 +65,8 @@ class CliParseTest {
     @MethodSource("everyCommandPath")
     void helpPrintsWithoutAFormatWarning(final String commandPath) {
         final String[] args = (commandPath + " --help").split(" ");
-        final java.io.PrintStream before = System.err;
         final java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
-        System.setErr(new java.io.PrintStream(thisThreadOnly(captured, before), true));
-        final CliRun run;
-        try {
-            run = CliRun.of(args);
-        } finally {
-            System.setErr(before);
-        }
+        final CliRun run = withThisThreadsStderrIn(captured, () -> CliRun.of(args));
         assertThat(run.exitCode()).as(commandPath).isZero();
         assertThat(captured.toString() + run.err()).as(commandPath).doesNotContain("WARN").doesNotContain("Could not format");
     }
@@ -91,17 +84,21 @@ class CliParseTest {
         final java.io.StringWriter err = new java.io.StringWriter();
         cli.setOut(new java.io.PrintWriter(new java.io.StringWriter(), true));
         cli.setErr(new java.io.PrintWriter(err, true));
+        final int code = withThisThreadsStderrIn(new java.io.ByteArrayOutputStream(), () -> cli.execute(args));
+        assertThat(code).isEqualTo(ExitCodes.NOT_FOUND.code());
+        assertThat(err.toString()).contains("no output of job no-such-job");
+    }
+
+    /** Runs {@code action} with what this thread writes to System.err going to {@code captured}, then puts System.err back. */
+    private static <T> T withThisThreadsStderrIn(final java.io.ByteArrayOutputStream captured,
+                                                 final java.util.function.Supplier<T> action) {
         final java.io.PrintStream before = System.err;
-        final java.io.ByteArrayOutputStream elsewhere = new java.io.ByteArrayOutputStream();
-        System.setErr(new java.io.PrintStream(thisThreadOnly(elsewhere, before), true));
-        final int code;
+        System.setErr(new java.io.PrintStream(thisThreadOnly(captured, before), true));
         try {
-            code = cli.execute(args);
+            return action.get();
         } finally {
             System.setErr(before);
         }
-        assertThat(code).isEqualTo(ExitCodes.NOT_FOUND.code());
-        assertThat(err.toString()).contains("no output of job no-such-job");
     }
 
     /**
