@@ -1,6 +1,7 @@
 package io.gpupool.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
@@ -59,6 +60,18 @@ class BenchPipelineOnStackTest {
         assertThat(number(figures, "drain_requests_per_s")).isPositive();
         assertThat(number(figures, "passthrough_records_per_s")).isPositive();
         assertThat(figures.get("drain_ratio")).matches("\\d+\\.\\d{3}");
+        // the lifecycle drain runs the same backlog to its end (RELEASED) with the bench as the sink, and the
+        // *_lifecycle ratios are the issue's ratios over it
+        assertThat(progressLines).contains("bench: scheduler lifecycle drain of a backlog of 300 job records");
+        final double lifecycleDrain = number(figures, "drain_lifecycle_requests_per_s");
+        assertThat(lifecycleDrain).isPositive();
+        final double rounding = 0.001 + 1.0 / lifecycleDrain; // the rates are printed whole, the ratios from the exact ones
+        assertThat(number(figures, "max_rate_ratio_lifecycle"))
+                .isCloseTo(number(figures, "max_offered_requests_per_s") / lifecycleDrain, within(rounding));
+        assertThat(number(figures, "overload_ratio_lifecycle"))
+                .isCloseTo(number(figures, "overload_requests_per_s") / lifecycleDrain, within(rounding));
+        assertThat(number(figures, "overload_admitted_ratio_lifecycle"))
+                .isBetween(0.0, number(figures, "overload_ratio_lifecycle"));
         // with a JIT warm-up an untimed drain comes first; 2 s is under the paced warm-up's shortest length (ramp
         // and a whole 5 s interval), so that one ends at its limit
         assertThat(number(figures, "warmup_drain_requests_per_s")).isPositive();

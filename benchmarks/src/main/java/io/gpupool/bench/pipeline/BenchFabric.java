@@ -5,6 +5,8 @@ import io.gpupool.avro.GpuSample;
 import io.gpupool.avro.GpuSamples;
 import io.gpupool.avro.HcaPort;
 import io.gpupool.avro.JobCommand;
+import io.gpupool.avro.JobEvent;
+import io.gpupool.avro.JobEventType;
 import io.gpupool.avro.JobRequest;
 import io.gpupool.avro.JobSubmit;
 import io.gpupool.avro.LinkLayer;
@@ -61,6 +63,12 @@ public final class BenchFabric {
                         .setRxBytesPerSec(5e9).setSymbolErrors(0L).setLinkDowned(0L).setRcvErrors(0L)
                         .setXmitWait(0L).build()))
                 .build();
+    }
+
+    /** The sink's report that the job placed as {@code placementId} ran and completed at {@code nowMs}. */
+    static JobEvent completed(final String jobId, final String placementId, final long nowMs) {
+        return JobEvent.newBuilder().setJobId(jobId).setEventId("done-" + jobId).setType(JobEventType.COMPLETED)
+                .setPlacementId(placementId).setOccurredAt(Instant.ofEpochMilli(nowMs)).build();
     }
 
     /** A submit of one node with {@code gpus} GPUs under {@code jobId}. */

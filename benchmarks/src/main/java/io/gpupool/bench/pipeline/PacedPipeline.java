@@ -4,7 +4,6 @@ import io.gpupool.avro.DecisionOutcome;
 import io.gpupool.avro.GpuSamples;
 import io.gpupool.avro.JobCommand;
 import io.gpupool.avro.JobEvent;
-import io.gpupool.avro.JobEventType;
 import io.gpupool.avro.LinkSamples;
 import io.gpupool.avro.NodeInventory;
 import io.gpupool.avro.PlacementDecision;
@@ -17,7 +16,6 @@ import io.gpupool.topics.TopicCatalog;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -342,9 +340,8 @@ final class PacedPipeline implements AutoCloseable {
                 completedAt = Arrays.copyOf(completedAt, Math.max(completedAt.length * 2, c.seq() + 1));
             }
             completedAt[c.seq()] = now;
-            events.send(new ProducerRecord<>(topics.jobEvents(), null, now, id, JobEvent.newBuilder().setJobId(id)
-                    .setEventId("done-" + id).setType(JobEventType.COMPLETED).setPlacementId(c.placementId())
-                    .setOccurredAt(Instant.ofEpochMilli(now)).build()));
+            events.send(new ProducerRecord<>(topics.jobEvents(), null, now, id,
+                    BenchFabric.completed(id, c.placementId(), now)));
         }
     }
 

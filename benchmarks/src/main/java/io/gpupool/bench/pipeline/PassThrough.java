@@ -63,7 +63,7 @@ final class PassThrough {
                 while (!timing.done()) {
                     timing.add(c.poll(Duration.ofMillis(50)).count());
                 }
-                figures.put("passthrough_records_per_s", timing.perSecond());
+                figures.put("passthrough_records_per_s", WholeBacklog.format(timing.perSecond()));
                 figures.put("passthrough_records", Long.toString(backlog));
             } finally {
                 // its figure is taken: a close that hangs (one took its whole 30 s in a 2026-12-01 run) must not hold
