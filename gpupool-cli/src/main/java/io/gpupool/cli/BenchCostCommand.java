@@ -3,7 +3,6 @@ package io.gpupool.cli;
 import io.gpupool.bench.cost.CostBench;
 import io.gpupool.bench.cost.CostBenchOptions;
 import io.gpupool.cli.config.ClusterOptions;
-import java.nio.file.Files;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -76,15 +75,18 @@ public final class BenchCostCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final String registry = BenchStack.registry(cluster, registryUrl, spec, "gpupool up");
-        final CostBenchOptions o;
-        try {
-            o = new CostBenchOptions(cluster.bootstrapServers(), registry, cluster.clientProperties(), jobs, warmupJobs,
-                    inFlight, complete, pool.nodes, pool.gpus, pool.leaves, storeCalls, profile, Files.createTempDirectory("gpupool-cost-"),
-                    backlog, retentionMs);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        final Map<String, String> figures;
+        try (BenchWorkDirectory work = BenchWorkDirectory.create("gpupool-cost-")) {
+            final CostBenchOptions o;
+            try {
+                o = new CostBenchOptions(cluster.bootstrapServers(), registry, cluster.clientProperties(), jobs, warmupJobs,
+                        inFlight, complete, pool.nodes, pool.gpus, pool.leaves, storeCalls, profile, work.path(),
+                        backlog, retentionMs);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+            figures = CostBench.run(o, System.err);
         }
-        final Map<String, String> figures = CostBench.run(o, System.err);
         BenchStack.print(figures, spec);
         return 0;
     }

@@ -4,7 +4,6 @@ import io.gpupool.cli.config.ClusterOptions;
 import io.gpupool.bench.pipeline.PipelineBench;
 import io.gpupool.bench.pipeline.PipelineBenchOptions;
 import io.gpupool.scheduler.stream.JournalBacklog;
-import java.nio.file.Files;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -104,16 +103,19 @@ public final class BenchPipelineCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final String registry = BenchStack.registry(cluster, registryUrl, spec, "gpupool up");
-        final PipelineBenchOptions o;
-        try {
-            o = new PipelineBenchOptions(cluster.bootstrapServers(), registry, cluster.clientProperties(), nodes, gpus,
-                    leaves, rate, warmupS, measureS, jobRuntimeMs, passthroughRecords, drainRecords,
-                    Files.createTempDirectory("gpupool-bench-"), findMax, p99TargetMs, searchSteps, overloadS, repeat,
-                    jitWarmupS, shedJournalBacklog);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        final Map<String, String> figures;
+        try (BenchWorkDirectory work = BenchWorkDirectory.create("gpupool-bench-")) {
+            final PipelineBenchOptions o;
+            try {
+                o = new PipelineBenchOptions(cluster.bootstrapServers(), registry, cluster.clientProperties(), nodes, gpus,
+                        leaves, rate, warmupS, measureS, jobRuntimeMs, passthroughRecords, drainRecords,
+                        work.path(), findMax, p99TargetMs, searchSteps, overloadS, repeat,
+                        jitWarmupS, shedJournalBacklog);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+            figures = PipelineBench.run(o, System.err, spec.commandLine().getOut());
         }
-        final Map<String, String> figures = PipelineBench.run(o, System.err, spec.commandLine().getOut());
         BenchStack.print(figures, spec);
         return 0;
     }

@@ -5,7 +5,6 @@ import io.gpupool.bench.restart.RestartBench;
 import io.gpupool.bench.restart.RestartBenchOptions;
 import io.gpupool.cli.config.ClusterOptions;
 import io.gpupool.cli.config.DurationConverter;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -56,14 +55,25 @@ public final class BenchRestartCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final String registry = BenchStack.registry(cluster, registryUrl, spec, "gpupool up --no-scheduler");
-        final RestartBenchOptions o;
-        try {
-            o = new RestartBenchOptions(cluster.bootstrapServers(), registry, cluster.clientProperties(), kills, nodes,
-                    rate, warmup, betweenKills, Files.createTempDirectory("gpupool-bench-restart-"));
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        final Map<String, String> figures;
+        try (BenchWorkDirectory work = BenchWorkDirectory.create("gpupool-bench-restart-")) {
+            final RestartBenchOptions o;
+            try {
+                o = new RestartBenchOptions(cluster.bootstrapServers(), registry, cluster.clientProperties(), kills, nodes,
+                        rate, warmup, betweenKills, work.path());
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+            try {
+                figures = RestartBench.run(o, System.err);
+            } catch (Exception e) {
+                work.keep("the restart bench failed (" + e + ")");
+                throw e;
+            }
+            if (!Boolean.parseBoolean(figures.get("passed"))) {
+                work.keep("the restart check failed");
+            }
         }
-        final Map<String, String> figures = RestartBench.run(o, System.err);
         BenchStack.print(figures, spec);
         return (Boolean.parseBoolean(figures.get("passed")) ? ExitCodes.OK : ExitCodes.CHECK_FAILED).code();
     }

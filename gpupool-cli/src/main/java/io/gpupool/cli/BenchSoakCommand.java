@@ -3,7 +3,6 @@ package io.gpupool.cli;
 import io.gpupool.bench.pipeline.SoakBench;
 import io.gpupool.bench.pipeline.SoakBenchOptions;
 import io.gpupool.cli.config.ClusterOptions;
-import java.nio.file.Files;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -54,15 +53,18 @@ public final class BenchSoakCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final String registry = BenchStack.registry(cluster, registryUrl, spec, "gpupool up");
-        final SoakBenchOptions o;
-        try {
-            o = new SoakBenchOptions(cluster.bootstrapServers(), registry, cluster.clientProperties(), jobs, reportEvery,
-                    Math.min(progressEvery, reportEvery), pool.nodes, pool.gpus, pool.leaves, inFlight, retentionMs,
-                    Files.createTempDirectory("gpupool-soak-"));
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        final Map<String, String> figures;
+        try (BenchWorkDirectory work = BenchWorkDirectory.create("gpupool-soak-")) {
+            final SoakBenchOptions o;
+            try {
+                o = new SoakBenchOptions(cluster.bootstrapServers(), registry, cluster.clientProperties(), jobs, reportEvery,
+                        Math.min(progressEvery, reportEvery), pool.nodes, pool.gpus, pool.leaves, inFlight, retentionMs,
+                        work.path());
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+            figures = SoakBench.run(o, System.err);
         }
-        final Map<String, String> figures = SoakBench.run(o, System.err);
         BenchStack.print(figures, spec);
         return 0;
     }
