@@ -22,14 +22,14 @@ import picocli.CommandLine.Option;
             "decisions), another running them to their end with the bench as the sink (drain_lifecycle_requests_per_s:",
             "RELEASED, a paced request's whole work) and a pass-through Streams app with the same settings copying",
             "--passthrough-records (passthrough_records_per_s, drain_ratio), each over its whole backlog; then job",
-            "requests offered at --rate per second (or, with",
-            "--find-max, at the highest rate whose p99 stays within --p99-target-ms, searched in steps of --warmup +",
-            "--measure seconds) while telemetry for --nodes nodes arrives at 1 Hz and the bench completes placed jobs",
-            "after --job-runtime-ms; then --overload seconds at twice that rate and half of it after (overload_ratio:",
-            "decisions per second during the overload over the drain ceiling; recovery_s: until every request of the",
-            "overload is decided). The *_ratio_lifecycle figures are the same ratios over the lifecycle drain.",
-            "Latency: job record timestamp to decision at a read_committed consumer. Every",
-            "figure is printed as name=value; --repeat N prints each run's and then NAME_min/_median/_max.",
+            "requests offered at --rate per second (or, with --find-max, at the highest rate whose p99 stays within",
+            "--p99-target-ms, searched in steps of --warmup + --measure seconds) while telemetry for --nodes nodes",
+            "arrives at 1 Hz and the bench completes placed jobs after --job-runtime-ms; then --overload seconds at",
+            "twice that rate and half of it after (overload_ratio: decisions per second during the overload over the",
+            "drain ceiling; recovery_s: until every request of the overload is decided). The *_ratio_lifecycle figures",
+            "are the same ratios over the lifecycle drain. Latency: job record timestamp to decision at a",
+            "read_committed consumer. Every figure is printed as name=value; --repeat N prints each run's and then",
+            "NAME_min/_median/_max.",
             "Uses and then deletes topics named bench-<time>*."})
 public final class BenchPipelineCommand implements Callable<Integer> {
 
