@@ -1,5 +1,6 @@
 package io.gpupool.cli;
 
+import io.gpupool.bench.BenchWorkDirectory;
 import io.gpupool.bench.cost.CostBench;
 import io.gpupool.bench.cost.CostBenchOptions;
 import io.gpupool.cli.config.ClusterOptions;

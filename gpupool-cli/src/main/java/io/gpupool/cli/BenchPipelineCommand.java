@@ -1,5 +1,6 @@
 package io.gpupool.cli;
 
+import io.gpupool.bench.BenchWorkDirectory;
 import io.gpupool.cli.config.ClusterOptions;
 import io.gpupool.bench.pipeline.PipelineBench;
 import io.gpupool.bench.pipeline.PipelineBenchOptions;

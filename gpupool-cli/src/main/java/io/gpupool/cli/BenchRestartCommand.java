@@ -1,5 +1,6 @@
 package io.gpupool.cli;
 
+import io.gpupool.bench.BenchWorkDirectory;
 import io.gpupool.cli.config.ExitCodes;
 import io.gpupool.bench.restart.RestartBench;
 import io.gpupool.bench.restart.RestartBenchOptions;

@@ -1,5 +1,6 @@
 package io.gpupool.cli;
 
+import io.gpupool.bench.BenchWorkDirectory;
 import io.gpupool.bench.pipeline.SoakBench;
 import io.gpupool.bench.pipeline.SoakBenchOptions;
 import io.gpupool.cli.config.ClusterOptions;

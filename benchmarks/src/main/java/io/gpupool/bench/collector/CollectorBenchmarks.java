@@ -1,5 +1,6 @@
 package io.gpupool.bench.collector;
 
+import io.gpupool.bench.BenchWorkDirectory;
 import io.gpupool.collector.fake.FakeNvidiaSmi;
 import io.gpupool.collector.fake.FakeSysfs;
 
@@ -12,12 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * The collector benchmarks, given a running Kafka and registry: each target runs in its own JVM
@@ -50,7 +49,7 @@ public final class CollectorBenchmarks {
                     sysfs.toString(), kernelLog.toString(), bootstrap, registry, Long.toString(seconds + warmup));
             return measure(command, warmup, seconds, "footprint", progress);
         } finally {
-            deleteTree(work);
+            BenchWorkDirectory.delete(work);
         }
     }
 
@@ -152,11 +151,5 @@ public final class CollectorBenchmarks {
             return 0; // the target ended early; its exit value tells why
         }
         return 0;
-    }
-
-    private static void deleteTree(final Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.gpupool.bench.collector;
 
+import io.gpupool.bench.BenchWorkDirectory;
 import io.gpupool.localstack.LocalStack;
 import io.gpupool.localstack.LocalStackSettings;
 import io.gpupool.localstack.topics.TopicSetup;
@@ -8,11 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
@@ -50,9 +49,7 @@ public final class CollectorBench {
                             args[1].equals("-") ? null : Path.of(args[1]), seconds, flags, System.err);
             figures.forEach((k, v) -> System.out.println(k + "=" + v));
         } finally {
-            try (Stream<Path> paths = Files.walk(work)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            BenchWorkDirectory.delete(work);
         }
     }
 }

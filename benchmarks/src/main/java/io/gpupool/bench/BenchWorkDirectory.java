@@ -1,4 +1,4 @@
-package io.gpupool.cli;
+package io.gpupool.bench;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,10 +14,10 @@ import java.util.stream.Stream;
  * gigabyte per run of {@code bench pipeline}. Left behind, a few {@code --repeat 3} series filled a 250 GB disk's
  * /tmp with 34 GB; so it goes when the bench ends, and when its JVM is stopped (Ctrl-C, SIGTERM) before that.
  */
-final class BenchWorkDirectory implements AutoCloseable {
+public final class BenchWorkDirectory implements AutoCloseable {
     private final Path path;
     private final Thread onShutdown;
-    private boolean kept;
+    private volatile boolean kept; // read by the shutdown hook's thread
 
     private BenchWorkDirectory(final Path path) {
         this.path = path;
@@ -25,16 +25,16 @@ final class BenchWorkDirectory implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(onShutdown);
     }
 
-    static BenchWorkDirectory create(final String prefix) throws IOException {
+    public static BenchWorkDirectory create(final String prefix) throws IOException {
         return new BenchWorkDirectory(Files.createTempDirectory(prefix));
     }
 
-    Path path() {
+    public Path path() {
         return path;
     }
 
     /** Leaves the directory in place when closed (a failed check's logs are in it) and says where it is. */
-    void keep(final String why) {
+    public void keep(final String why) {
         kept = true;
         System.err.println("bench: " + why + "; its work directory (logs, state) is kept: " + path);
     }
@@ -64,7 +64,7 @@ final class BenchWorkDirectory implements AutoCloseable {
     }
 
     /** Deletes {@code root} and everything under it; a file that is already gone is no error. */
-    static void delete(final Path root) throws IOException {
+    public static void delete(final Path root) throws IOException {
         final List<Path> deepestFirst;
         try (Stream<Path> paths = Files.walk(root)) {
             deepestFirst = paths.sorted(Comparator.reverseOrder()).toList();

@@ -1,4 +1,4 @@
-package io.gpupool.cli;
+package io.gpupool.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
