@@ -66,9 +66,19 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
      * Journal bytes a tail holds per byte of the snapshot it follows before its size alone calls for the next
      * ({@link #snapshotDue}). A snapshot is written twice (the store's changelog and the snapshot topic), so at 1
      * the snapshots wrote two bytes for every journal byte, more than the journal itself; at 4 they write half a
-     * byte. What a restore re-applies and the undo tail holds stay bounded by {@code --snapshot-every} entries.
+     * byte. What a restore re-applies and the undo tail holds stay bounded by {@code --snapshot-every} entries
+     * ({@link #MAX_SNAPSHOT_EVERY_STRETCH} times that for a large snapshot).
      */
     static final int TAIL_BYTES_PER_SNAPSHOT_BYTE = 4;
+    /**
+     * Snapshot bytes a tail entry may carry at most, as far as {@link #MAX_SNAPSHOT_EVERY_STRETCH} allows: a pool
+     * whose snapshot is larger than {@code --snapshot-every} entries x this is snapshotted less often
+     * ({@link #entriesPerSnapshot}). With 100,000 jobs waiting in a full 4,096-GPU pool a snapshot is about 60 MB:
+     * every 50,000 entries that was 1,200 bytes per entry, written twice, and a stop of the placer each time.
+     */
+    static final int SNAPSHOT_BYTES_PER_TAIL_ENTRY = 256;
+    /** How far a large snapshot stretches {@code --snapshot-every} at most: this bounds a restart's replay. */
+    static final int MAX_SNAPSHOT_EVERY_STRETCH = 4;
     private static final ThrottledWarnings REFUSALS = new ThrottledWarnings(LOG);
 
     /** A pool this task drives. */
@@ -178,6 +188,7 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
             }
         }, true);
         this.applier = new JournalApplier(book);
+        final long restoreStartMs = SchedulerMetrics.wallNowMs();
         final JournalTail.Read read = JournalTail.of(store.load(), ctx.taskId().partition(), journalReader, journal);
         for (final EngineStore.Stored s : read.pools()) {
             final UnflushedHistory decidedAgain = new UnflushedHistory();
@@ -192,9 +203,11 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
             p.snapshotBytes = s.snapshot() == null ? 0 : s.snapshot().length;
             p.tailBytes = s.tail().stream().mapToLong(t -> t.journalValue().length).sum();
             pools.put(s.pool(), p);
-            LOG.info("pool {} restored: snapshot generation {} plus {} journal entries ({})", s.pool(), s.generation(),
-                    s.tail().size(), s.legacy() ? "from the tail store of before"
-                            : "re-read from the journal after offset " + s.covered() + " up to " + read.committed());
+            // the time since the task's restore began: the tails' journal read is shared by its pools
+            LOG.info("pool {} restored: snapshot generation {} plus {} journal entries ({}), {} ms into the task's restore",
+                    s.pool(), s.generation(), s.tail().size(), s.legacy() ? "from the tail store of before"
+                            : "re-read from the journal after offset " + s.covered() + " up to " + read.committed(),
+                    SchedulerMetrics.wallNowMs() - restoreStartMs);
         }
         this.restored = true;
         ctx.schedule(ViewPublisher.EVERY, PunctuationType.WALL_CLOCK_TIME,
@@ -375,16 +388,30 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
     }
 
     /**
-     * A pool is snapshotted every {@code snapshotEvery} entries, and sooner once its tail holds
+     * A pool is snapshotted every {@code snapshotEvery} entries (more for a large snapshot: {@link
+     * #entriesPerSnapshot}), and sooner once its tail holds
      * {@link #TAIL_BYTES_PER_SNAPSHOT_BYTE} journal bytes per byte of its last snapshot (after {@link #MIN_TAIL_ENTRIES}
      * at least): a small pool's restart then re-applies a few snapshots' worth of entries, not up to
      * {@code snapshotEvery} of them, while a snapshot, which stops the placer while it is taken, costs at most a
      * quarter of a snapshot byte per journal byte.
      */
     private boolean snapshotDue(final Pool pool) {
-        return pool.tail.size() >= snapshotEvery
+        return pool.tail.size() >= entriesPerSnapshot(snapshotEvery, pool.snapshotBytes)
                 || pool.tail.size() >= MIN_TAIL_ENTRIES
                 && pool.tailBytes >= TAIL_BYTES_PER_SNAPSHOT_BYTE * pool.snapshotBytes;
+    }
+
+    /**
+     * Entries between two snapshots of a pool whose last snapshot has {@code snapshotBytes}: {@code snapshotEvery},
+     * or as many as carry {@link #SNAPSHOT_BYTES_PER_TAIL_ENTRY} each when the snapshot is larger, up to
+     * {@link #MAX_SNAPSHOT_EVERY_STRETCH} x {@code snapshotEvery}. So a deep queue, which makes every snapshot
+     * larger, does not make every request write more snapshot bytes and wait out more snapshot stops; a restart of
+     * such a pool re-applies up to that many entries.
+     */
+    static long entriesPerSnapshot(final int snapshotEvery, final long snapshotBytes) {
+        final long stretched = Math.min(snapshotBytes / SNAPSHOT_BYTES_PER_TAIL_ENTRY,
+                (long) MAX_SNAPSHOT_EVERY_STRETCH * snapshotEvery);
+        return Math.max(snapshotEvery, stretched);
     }
 
     /**

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
  * A pool is snapshotted once the journal entries since its last snapshot hold {@link
  * PlacerProcessor#TAIL_BYTES_PER_SNAPSHOT_BYTE} bytes per byte of that snapshot, so that a small pool's restart
  * re-applies a few snapshots' worth of entries, not up to {@code --snapshot-every}, while the snapshots write at
- * most a quarter of the journal's bytes twice.
+ * most a quarter of the journal's bytes twice; and that a large snapshot (a deep queue) stretches {@code
+ * --snapshot-every}, so that it is not written every {@code --snapshot-every} entries whatever its size.
  */
 class SnapshotCadenceTest {
     /** Jobs sent between two looks at the stored state (each look re-reads the journal). */
@@ -63,6 +64,47 @@ class SnapshotCadenceTest {
             }
             assertThat(s.generation()).isEqualTo(2L);
         }
+    }
+
+    @Test
+    void aLargeSnapshotStretchesSnapshotEveryUpToItsBound() throws Exception {
+        final int every = 100;
+        try (Harness h = new Harness(every, 600_000)) {
+            long t = 1;
+            for (int n = 0; n < 1_000; n++) { // a snapshot of 1,000 nodes weighs more than 4 x 100 entries x 256 bytes
+                h.inventory.pipeInput("n" + n, Fixtures.node("p1", "n" + n, "leaf-" + n % 8, 8), t++);
+            }
+            EngineStore.Stored s = h.storedEngines().get(0);
+            assertThat((long) s.snapshot().length).as("a snapshot that stretches the cadence to its bound")
+                    .isGreaterThan((long) PlacerProcessor.MAX_SNAPSHOT_EVERY_STRETCH * every
+                            * PlacerProcessor.SNAPSHOT_BYTES_PER_TAIL_ENTRY);
+            final long generation = s.generation();
+            int longestTail = s.tail().size();
+            int jobs = 0;
+            while (s.generation() == generation) {
+                assertThat(jobs).as("jobs sent before the next snapshot").isLessThan(1_000);
+                for (int i = 0; i < 25; i++, jobs++) { // 50 entries between two looks
+                    t = jobThrough(h, "j" + jobs, t);
+                }
+                s = h.storedEngines().get(0);
+                if (s.generation() == generation) {
+                    longestTail = Math.max(longestTail, s.tail().size());
+                }
+            }
+            assertThat(longestTail).as("entries held since the snapshot: more than --snapshot-every, within its bound")
+                    .isGreaterThan(every).isLessThan(PlacerProcessor.MAX_SNAPSHOT_EVERY_STRETCH * every);
+            assertThat(s.tail()).as("the next snapshot came at the bound").hasSizeLessThan(50);
+        }
+    }
+
+    @Test
+    void snapshotEveryIsStretchedForLargeSnapshotsOnly() {
+        final int perEntry = PlacerProcessor.SNAPSHOT_BYTES_PER_TAIL_ENTRY;
+        assertThat(PlacerProcessor.entriesPerSnapshot(50_000, 5_400_000)).as("a 5.4 MB snapshot").isEqualTo(50_000);
+        assertThat(PlacerProcessor.entriesPerSnapshot(50_000, 30_000_000)).isEqualTo(30_000_000 / perEntry);
+        assertThat(PlacerProcessor.entriesPerSnapshot(50_000, 60_000_000)).as("a 60 MB snapshot: at the bound")
+                .isEqualTo(PlacerProcessor.MAX_SNAPSHOT_EVERY_STRETCH * 50_000L);
+        assertThat(PlacerProcessor.entriesPerSnapshot(50_000, 0)).as("no snapshot yet").isEqualTo(50_000);
     }
 
     private static long jobThrough(final Harness h, final String id, final long t) {
