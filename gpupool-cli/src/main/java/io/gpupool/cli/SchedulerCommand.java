@@ -68,7 +68,7 @@ public final class SchedulerCommand implements Callable<Integer> {
     Map<String, String> engine = new TreeMap<>();
 
     @Option(names = "--snapshot-every", defaultValue = "" + SchedulerOptions.DEFAULT_SNAPSHOT_EVERY,
-            description = "Journal entries between two stored engine snapshots of a pool at most (default ${DEFAULT-VALUE}); sooner once the entries since hold four times as many bytes as the last snapshot (after 1,000); up to 4x as many after a snapshot of more than 256 bytes per entry (one entry per 256 bytes), so that a deep queue's large snapshots are not written as often.")
+            description = "Journal entries between two stored engine snapshots of a pool at most (default ${DEFAULT-VALUE}); sooner once the entries since hold four times as many bytes as the last snapshot (after 1,000); up to 4x as many after a snapshot of more than 1 MB and 256 bytes per entry (one entry per 256 bytes), so that a deep queue's large snapshots are not written as often.")
     int snapshotEvery;
 
     @Option(names = "--tick-interval", converter = DurationConverter.class, defaultValue = "5s",

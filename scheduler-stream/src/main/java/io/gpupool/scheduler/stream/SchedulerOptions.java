@@ -37,7 +37,7 @@ public record SchedulerOptions(String applicationId, String bootstrapServers, St
      * placer's time; at 50,000 it is a few percent. A restart replays at most this many tail entries
      * from its store before its first new decision, so this bounds the restart too: 50,000 entries are
      * one to a few seconds at the engine's rate (300,000, the old value, were most of a minute cold).
-     * A snapshot over 256 bytes per entry of this stretches it, up to 4x (PlacerProcessor#entriesPerSnapshot).
+     * A snapshot over 1 MB and 256 bytes per entry of this stretches it, up to 4x (PlacerProcessor#entriesPerSnapshot).
      */
     public static final int DEFAULT_SNAPSHOT_EVERY = 50_000;
     public static final long DEFAULT_TICK_INTERVAL_MS = 5_000;

@@ -141,8 +141,7 @@ class RestoreAndReplayTest {
             final int before = store.load("p1").tail().size();
             final long from = h.journal().size();
             long next = from;
-            // a snapshot is due after at most snapshot-every (50) entries, stretched for a large snapshot
-            for (int i = 0; i < PlacerProcessor.MAX_SNAPSHOT_EVERY_STRETCH * 50 + 10; i++) {
+            for (int i = 0; i < 60; i++) {
                 h.jobs.pipeInput("more" + i, Fixtures.submit("more" + i, Fixtures.request("p1", 1, 1).build()), 200_000 + i);
                 next = feed(h, placer, ctx, next);
                 if (i == 2) {

@@ -68,21 +68,23 @@ class SnapshotCadenceTest {
 
     @Test
     void aLargeSnapshotStretchesSnapshotEveryUpToItsBound() throws Exception {
-        final int every = 100;
+        final int every = 300;
         try (Harness h = new Harness(every, 600_000)) {
             long t = 1;
-            for (int n = 0; n < 1_000; n++) { // a snapshot of 1,000 nodes weighs more than 4 x 100 entries x 256 bytes
+            // about 600 bytes of snapshot a node: the snapshot at entry 2,100 is over 1 MB, and over 4 x 300 x 256 bytes
+            for (int n = 0; n < 2_400; n++) {
                 h.inventory.pipeInput("n" + n, Fixtures.node("p1", "n" + n, "leaf-" + n % 8, 8), t++);
             }
             EngineStore.Stored s = h.storedEngines().get(0);
             assertThat((long) s.snapshot().length).as("a snapshot that stretches the cadence to its bound")
+                    .isGreaterThanOrEqualTo(PlacerProcessor.MIN_STRETCHED_SNAPSHOT_BYTES)
                     .isGreaterThan((long) PlacerProcessor.MAX_SNAPSHOT_EVERY_STRETCH * every
                             * PlacerProcessor.SNAPSHOT_BYTES_PER_TAIL_ENTRY);
             final long generation = s.generation();
             int longestTail = s.tail().size();
             int jobs = 0;
             while (s.generation() == generation) {
-                assertThat(jobs).as("jobs sent before the next snapshot").isLessThan(1_000);
+                assertThat(jobs).as("jobs sent before the next snapshot").isLessThan(2_000);
                 for (int i = 0; i < 25; i++, jobs++) { // 50 entries between two looks
                     t = jobThrough(h, "j" + jobs, t);
                 }
@@ -105,6 +107,8 @@ class SnapshotCadenceTest {
         assertThat(PlacerProcessor.entriesPerSnapshot(50_000, 60_000_000)).as("a 60 MB snapshot: at the bound")
                 .isEqualTo(PlacerProcessor.MAX_SNAPSHOT_EVERY_STRETCH * 50_000L);
         assertThat(PlacerProcessor.entriesPerSnapshot(50_000, 0)).as("no snapshot yet").isEqualTo(50_000);
+        assertThat(PlacerProcessor.entriesPerSnapshot(3, 600_000)).as("under 1 MB: --snapshot-every as set").isEqualTo(3);
+        assertThat(PlacerProcessor.entriesPerSnapshot(3, 2_000_000)).isEqualTo(PlacerProcessor.MAX_SNAPSHOT_EVERY_STRETCH * 3L);
     }
 
     private static long jobThrough(final Harness h, final String id, final long t) {
