@@ -67,6 +67,11 @@ public final class BenchCostCommand implements Callable<Integer> {
                     + " expiry, as every job does once in a long-running pool.")
     long retentionMs;
 
+    @Option(names = "--restart", description = "After the measurement, stop the scheduler and start it again on its"
+            + " state directory: prints restart_restored_entries (journal entries after the pool's last snapshot, which"
+            + " the restore re-applies) and restart_pool_ms (start to the pool's engine restored).")
+    boolean restart;
+
     @Mixin
     BenchPoolOptions pool;
 
@@ -82,7 +87,7 @@ public final class BenchCostCommand implements Callable<Integer> {
             try {
                 o = new CostBenchOptions(cluster.bootstrapServers(), registry, cluster.clientProperties(), jobs, warmupJobs,
                         inFlight, complete, pool.nodes, pool.gpus, pool.leaves, storeCalls, profile, work.path(),
-                        backlog, retentionMs);
+                        backlog, retentionMs, restart);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }

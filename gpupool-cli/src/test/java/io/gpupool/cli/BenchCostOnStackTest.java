@@ -65,8 +65,13 @@ class BenchCostOnStackTest {
     @Test
     void withABacklogEachRequestIsAWaitingJobStartedByARelease(final TestStack stack) {
         final Map<String, String> f = cost(stack, "--nodes", "4", "--leaves", "1", "--jobs", "60",
-                "--warmup-jobs", "10", "--in-flight", "8", "--backlog", "100", "--no-profile", "--no-store-calls");
+                "--warmup-jobs", "10", "--in-flight", "8", "--backlog", "100", "--no-profile", "--no-store-calls",
+                "--restart");
         assertThat(f).containsEntry("mode", "backlog").containsEntry("queue_depth_at_start", "100");
+        // far under --snapshot-every and 1,000 entries: no snapshot, so the restart re-applied the pool's whole
+        // journal, at least the 32 holders' and the 100 waiting jobs' submits and the 60 measured completions
+        assertThat(Long.parseLong(f.get("restart_restored_entries"))).isGreaterThanOrEqualTo(32 + 100 + 60);
+        assertThat(Long.parseLong(f.get("restart_pool_ms"))).isPositive();
         // the measured 60, and the jobs placed by then and not yet released (each of the 8 chains has about one)
         assertThat(Long.parseLong(f.get("requests_decided"))).isBetween(60L, 60L + 2 * 8);
         // the waiting jobs were submitted before the measurement: a request in it is a COMPLETED report, and the

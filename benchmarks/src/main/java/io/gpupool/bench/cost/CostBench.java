@@ -10,6 +10,7 @@ import io.gpupool.bench.pipeline.BenchFabric;
 import io.gpupool.scheduler.app.SchedulerApp;
 import io.gpupool.scheduler.journal.Codecs;
 import io.gpupool.scheduler.journal.TopicNames;
+import io.gpupool.scheduler.stream.PoolEngines;
 import io.gpupool.scheduler.stream.SchedulerOptions;
 import io.gpupool.serde.AvroSerdeConfig;
 import io.gpupool.topics.TopicCatalog;
@@ -21,9 +22,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -150,10 +153,46 @@ public final class CostBench {
             }
             figures.put("scheduler_cpu_us_per_request", String.format(Locale.ROOT, "%.1f", cpuNanos / 1e3 / decided));
             figures.putAll(cpu);
+            if (o.restart()) {
+                app.close(); // a clean stop keeps the stores: what the restart re-does is the placer's restore
+                figures.putAll(restart(so, progress));
+            }
         } finally {
             BenchTopics.delete(o.bootstrapServers(), o.clientOverrides(), prefix, progress);
         }
         return figures;
+    }
+
+    /**
+     * Starts the scheduler again on its state directory and waits until its placer has restored the pool: the
+     * pool's last snapshot, and the journal entries after it re-applied.
+     */
+    private static Map<String, String> restart(final SchedulerOptions so, final PrintStream progress)
+            throws InterruptedException {
+        progress.println("cost: restarting the scheduler on its state directory");
+        final long start = System.nanoTime();
+        long nextProgress = start + TimeUnit.SECONDS.toNanos(5);
+        try (SchedulerApp again = SchedulerApp.start(so)) {
+            Optional<PoolEngines.Handle> pool = again.engines().pool(POOL);
+            while (pool.isEmpty()) {
+                final long now = System.nanoTime();
+                if (now - start > TimeUnit.MINUTES.toNanos(10)) {
+                    throw new IllegalStateException("the restarted scheduler had not restored pool " + POOL
+                            + " after 10 minutes (Streams " + again.streams().state() + ")");
+                }
+                if (now >= nextProgress) {
+                    progress.printf("cost: restart t=%ds, pool %s not restored yet (Streams %s)%n",
+                            TimeUnit.NANOSECONDS.toSeconds(now - start), POOL, again.streams().state());
+                    nextProgress += TimeUnit.SECONDS.toNanos(5);
+                }
+                Thread.sleep(10);
+                pool = again.engines().pool(POOL);
+            }
+            final Map<String, String> figures = new LinkedHashMap<>();
+            figures.put("restart_restored_entries", Integer.toString(pool.get().restoredEntries()));
+            figures.put("restart_pool_ms", Long.toString(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)));
+            return figures;
+        }
     }
 
     /** Three decimals: a snapshot every 50,000 journal entries is a few thousandths of a record per request. */

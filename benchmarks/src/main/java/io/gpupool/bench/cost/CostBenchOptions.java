@@ -23,11 +23,14 @@ import java.util.Properties;
  *                   no job of the run expires and a request's cost ends at its release. Shorter than the run,
  *                   each measured request also pays for an earlier job's expiry, as every job does once in a
  *                   long-running pool
+ * @param restart    after the measurement, stop the scheduler cleanly and start it again on its state directory,
+ *                   and print how many journal entries its restore re-applied (those after the pool's last
+ *                   snapshot) and how long it took until the pool's engine was back
  */
 public record CostBenchOptions(String bootstrapServers, String registryUrl, Properties clientOverrides, int jobs,
                                int warmupJobs, int inFlight, boolean complete, int nodes, int gpusPerNode, int leaves,
                                boolean storeCalls, boolean profile, Path stateDir, int backlog,
-                               long retentionMs) {
+                               long retentionMs, boolean restart) {
     public CostBenchOptions {
         if (backlog < 0 || backlog > 0 && (backlog < jobs || !complete)) {
             throw new IllegalArgumentException("a backlog must hold at least the measured jobs (" + jobs + "), and its"

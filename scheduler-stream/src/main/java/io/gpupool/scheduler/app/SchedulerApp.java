@@ -35,6 +35,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -68,6 +69,7 @@ public final class SchedulerApp implements AutoCloseable {
     private final PoolEngines engines;
     private final RestoreProgress restore;
     private final JournalBacklogMeter backlogMeter;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private SchedulerApp(final KafkaStreams streams, final QueryServer http, final ScheduledExecutorService refresher,
                          final PrometheusMeterRegistry meters, final KafkaStreamsMetrics streamsMetrics,
@@ -288,8 +290,12 @@ public final class SchedulerApp implements AutoCloseable {
         return false;
     }
 
+    /** Idempotent: a benchmark stops the scheduler before its try-with-resources does. */
     @Override
     public void close() {
+        if (closed.getAndSet(true)) {
+            return;
+        }
         gaugeRefresher.shutdownNow();
         backlogMeter.close();
         streams.close(Duration.ofSeconds(30));

@@ -199,7 +199,8 @@ public final class PlacerProcessor implements Processor<byte[], byte[], Object, 
             final UnflushedHistory decidedAgain = new UnflushedHistory();
             final PoolEngine engine = EngineRestorer.restore(s, configs.apply(s.pool()), applier, journal,
                     decidedAgain.refill(book, history::get));
-            final Pool p = new Pool(registry.register(s.pool(), engine, decidedAgain), engine, s.generation());
+            final Pool p = new Pool(registry.register(s.pool(), engine, decidedAgain, s.tail().size()), engine,
+                    s.generation());
             p.tail.addAll(s.tail());
             p.legacyTail = s.legacy();
             if (!s.tail().isEmpty()) {

@@ -22,11 +22,14 @@ public final class PoolEngines {
         private PoolEngine engine;
         /** Written by the stream thread, read by view readers without the lock. */
         private volatile long journalOffset = -1;
+        /** Journal entries the restore re-applied after the pool's snapshot (0 for a new pool). */
+        private final int restoredEntries;
 
-        Handle(final String pool, final PoolEngine engine, final UnflushedHistory history) {
+        Handle(final String pool, final PoolEngine engine, final UnflushedHistory history, final int restoredEntries) {
             this.pool = pool;
             this.engine = engine;
             this.history = history;
+            this.restoredEntries = restoredEntries;
         }
 
         /** The decision histories of the pool's jobs that changed since its last snapshot. */
@@ -61,6 +64,11 @@ public final class PoolEngines {
             return read.apply(engine);
         }
 
+        /** Journal entries this instance's restore re-applied after the pool's last snapshot. */
+        public int restoredEntries() {
+            return restoredEntries;
+        }
+
         /** The journal offset of the last entry the placer applied to this pool (-1: none yet). */
         public long journalOffset() {
             return journalOffset;
@@ -76,7 +84,13 @@ public final class PoolEngines {
 
     /** A pool the calling thread now drives, with the histories its restore decided again. */
     Handle register(final String pool, final PoolEngine engine, final UnflushedHistory history) {
-        final Handle h = new Handle(pool, engine, history);
+        return register(pool, engine, history, 0);
+    }
+
+    /** As above, after a restore that re-applied {@code restoredEntries} journal entries after its snapshot. */
+    Handle register(final String pool, final PoolEngine engine, final UnflushedHistory history,
+                    final int restoredEntries) {
+        final Handle h = new Handle(pool, engine, history, restoredEntries);
         byPool.put(pool, h);
         return h;
     }
