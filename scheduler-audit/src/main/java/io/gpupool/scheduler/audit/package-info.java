@@ -18,10 +18,10 @@
  * {@link io.gpupool.scheduler.audit.JobCsv} exports one row per job.
  *
  * <p>Engine snapshots: the placer publishes each snapshot it takes (every {@code --snapshot-every}
- * journal entries of a pool, up to four times that for a large snapshot) as an {@link io.gpupool.scheduler.journal.EngineSnapshot} to the compacted
- * topic {@code <journal>.snapshots} ({@link io.gpupool.scheduler.journal.SnapshotTopic}), in the same
- * exactly-once transaction as the decisions of that entry, in chunks of at most 512 KB. A
- * snapshot and the topic's job book records hold all the placer decides from: the engine, and the job
+ * journal entries of a pool, up to four times that for a large snapshot) as an
+ * {@link io.gpupool.scheduler.journal.EngineSnapshot} to the compacted topic {@code <journal>.snapshots}
+ * ({@link io.gpupool.scheduler.journal.SnapshotTopic}), in the same exactly-once transaction as the decisions
+ * of that entry, in chunks of at most 512 KB. A snapshot and the topic's job book records hold all the placer decides from: the engine, and the job
  * book of the journal partition (every job id taken, so a resubmitted id is a duplicate in a replay
  * too; the requests of live jobs, which their node commands carry), one record per job id written when
  * the id is taken ({@link io.gpupool.scheduler.journal.JobBookTopic}). Snapshots of format 2 carry the

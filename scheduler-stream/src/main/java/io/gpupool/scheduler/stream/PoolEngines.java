@@ -79,15 +79,13 @@ public final class PoolEngines {
 
     /** A pool the calling thread now drives (the placer; public for the view benchmark's placer loop). */
     public Handle register(final String pool, final PoolEngine engine) {
-        return register(pool, engine, new UnflushedHistory());
+        return register(pool, engine, new UnflushedHistory(), 0);
     }
 
-    /** A pool the calling thread now drives, with the histories its restore decided again. */
-    Handle register(final String pool, final PoolEngine engine, final UnflushedHistory history) {
-        return register(pool, engine, history, 0);
-    }
-
-    /** As above, after a restore that re-applied {@code restoredEntries} journal entries after its snapshot. */
+    /**
+     * A pool the calling thread now drives, with the histories its restore decided again after re-applying
+     * {@code restoredEntries} journal entries after its snapshot.
+     */
     Handle register(final String pool, final PoolEngine engine, final UnflushedHistory history,
                     final int restoredEntries) {
         final Handle h = new Handle(pool, engine, history, restoredEntries);

@@ -196,7 +196,7 @@ class RestoreAndReplayTest {
                 final UnflushedHistory again = new UnflushedHistory();
                 final PoolEngine engine = EngineRestorer.restore(s, EngineConfig.fromSettings(Map.of("pool", s.pool())),
                         applier, h.codecs.deserializer(JournalEntry.class), again.refill(book, history::get));
-                restored.register(s.pool(), engine, again);
+                restored.register(s.pool(), engine, again, s.tail().size());
                 unflushed += again.size();
             }
             assertThat(unflushed).as("decisions since the last snapshots, not in the store").isPositive();
