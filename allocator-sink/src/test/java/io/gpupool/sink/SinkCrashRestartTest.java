@@ -106,6 +106,7 @@ class SinkCrashRestartTest {
         final List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx256m");
+        cmd.add("-XX:TieredStopAtLevel=1"); // a test child lives for seconds: the optimizing compiler would not pay back
         cmd.add("-cp");
         cmd.add(classpath());
         cmd.add(SinkChildMain.class.getName());

@@ -35,7 +35,7 @@ final class SchedulerProcess implements AutoCloseable {
         }
         final int port = FreePort.find();
         final Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        final List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx512m", "-cp",
+        final List<String> command = new ArrayList<>(List.of(java.toString(), "-Xmx512m", "-XX:TieredStopAtLevel=1", "-cp",
                 System.getProperty("java.class.path"), mainClass, "--bootstrap", bootstrap, "--registry", registry,
                 "--state-dir", stateDir.toString(), "--http-port", Integer.toString(port)));
         engineSettings.forEach((k, v) -> command.addAll(List.of("--engine." + k, v)));

@@ -27,6 +27,7 @@ final class ChildScheduler implements AutoCloseable {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx384m");
         cmd.add("-XX:+UseSerialGC");
+        cmd.add("-XX:TieredStopAtLevel=1"); // a test child lives for seconds: the optimizing compiler would not pay back
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(SchedulerMain.class.getName());
