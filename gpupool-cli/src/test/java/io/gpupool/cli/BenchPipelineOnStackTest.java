@@ -97,6 +97,11 @@ class BenchPipelineOnStackTest {
                 .as(progressLines).isNotEmpty();
         // and where the scheduler's backlog sits: its inputs or its journal
         assertThat(progressLines).containsPattern("lag_jobs=\\d+ lag_job_events=\\d+ lag_telemetry_gpu=\\d+ lag_journal=\\d+");
+        // and the scheduler's transaction commits: a scheduler deciding paced requests commits, each taking some time
+        final Pattern commits = Pattern.compile("commits_5s=(\\d+) commit_ms=(-?[\\d.]+)");
+        assertThat(progressLines.lines().map(commits::matcher).filter(Matcher::find)
+                .filter(m -> Long.parseLong(m.group(1)) > 0 && Double.parseDouble(m.group(2)) > 0))
+                .as(progressLines).isNotEmpty();
     }
 
     private static double number(final Map<String, String> figures, final String name) {

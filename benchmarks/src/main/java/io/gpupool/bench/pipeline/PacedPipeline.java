@@ -78,6 +78,7 @@ final class PacedPipeline implements AutoCloseable {
     private KafkaConsumer<String, PlacementDecision> decisions;
     private Thread telemetry;
     private SchedulerLag lag;
+    private SchedulerCommits commits;
     private Thread reader;
     private long[] sentAt = new long[1 << 16];
     /** When the bench reported each job COMPLETED (0: not yet), to time its release. */
@@ -137,6 +138,7 @@ final class PacedPipeline implements AutoCloseable {
         }
         decisions.subscribe(List.of(topics.decisions()));
         lag = keep(new SchedulerLag(o.bootstrapServers(), o.clientOverrides(), PipelineBench.schedulerId(prefix), topics));
+        commits = new SchedulerCommits(app.streams()::metrics);
         telemetry = new Thread(() -> telemetry(codecs), "bench-telemetry");
         telemetry.setDaemon(true);
         telemetry.start();
@@ -362,7 +364,7 @@ final class PacedPipeline implements AutoCloseable {
                 + " decided=" + decidedCount + " shed=" + shedCount + " backlog=" + (sent - decidedCount) + " p50_5s=" + recent.percentile(50)
                 + "ms p99_5s=" + recent.percentile(99) + "ms max_5s=" + recent.percentile(100) + "ms release_p50_5s="
                 + recentReleases.percentile(50) + "ms release_p99_5s=" + recentReleases.percentile(99)
-                + "ms jit_ms_per_s=" + jit.msPerS() + " " + lag.line() + " " + poolLine());
+                + "ms jit_ms_per_s=" + jit.msPerS() + " " + commits.line() + " " + lag.line() + " " + poolLine());
         recent = new LatencyRecorder();
         recentReleases = new LatencyRecorder();
     }
