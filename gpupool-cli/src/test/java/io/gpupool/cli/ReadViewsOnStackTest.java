@@ -203,8 +203,8 @@ class ReadViewsOnStackTest {
     @Order(6)
     void watchRedrawsAndEndsCleanlyOnCtrlC() throws Exception {
         final List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), Gpupool.class.getName(), "jobs", "--watch", "--interval",
-                "300ms", "--scheduler-url", url));
+                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), Gpupool.class.getName(), "jobs",
+                "--watch", "--interval", "300ms", "--scheduler-url", url));
         final Path err = Files.createTempFile("gpupool-watch-", ".err");
         final Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
         final StringBuilder out = new StringBuilder();

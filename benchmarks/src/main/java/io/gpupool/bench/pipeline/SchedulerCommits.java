@@ -1,5 +1,6 @@
 package io.gpupool.bench.pipeline;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.kafka.common.Metric;
@@ -34,7 +35,7 @@ final class SchedulerCommits {
         final double nanos = now[1] - lastCommitNanos;
         lastCommits = now[0];
         lastCommitNanos = now[1];
-        final String mean = commits > 0 ? String.format(java.util.Locale.ROOT, "%.1f", nanos / commits / 1e6) : "-1";
+        final String mean = commits > 0 ? String.format(Locale.ROOT, "%.1f", nanos / commits / 1e6) : "-1";
         return "commits_5s=" + Math.round(commits) + " commit_ms=" + mean;
     }
 

@@ -16,6 +16,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.ConfigResource;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -53,8 +54,8 @@ public class TopicSetupTest {
     void reportsATopicThatDiffersAndFixesItsConfigsWhenAsked(final TestStack stack) throws Exception {
         final TopicSpec journal = renamed(stack, "drift").get(Topic.JOURNAL.ordinal());
         try (Admin admin = Admin.create(stack.adminConfig())) {
-            admin.createTopics(List.of(new NewTopic(journal.name(), journal.partitions(), (short) 1)
-                    .configs(Map.of("retention.ms", "3600000")))).all().get(30, TimeUnit.SECONDS);
+            createVisible(admin, new NewTopic(journal.name(), journal.partitions(), (short) 1)
+                    .configs(Map.of("retention.ms", "3600000")));
             final TopicSetup setup = new TopicSetup(admin, Duration.ofSeconds(30));
 
             final TopicStatus found = setup.verify(List.of(journal)).get(0);
@@ -71,8 +72,7 @@ public class TopicSetupTest {
     void aPartitionCountThatDiffersIsReportedAndNeverChanged(final TestStack stack) throws Exception {
         final TopicSpec jobs = renamed(stack, "parts").get(Topic.JOBS.ordinal());
         try (Admin admin = Admin.create(stack.adminConfig())) {
-            admin.createTopics(List.of(new NewTopic(jobs.name(), jobs.partitions() + 1, (short) 1)
-                    .configs(jobs.configs()))).all().get(30, TimeUnit.SECONDS);
+            createVisible(admin, new NewTopic(jobs.name(), jobs.partitions() + 1, (short) 1).configs(jobs.configs()));
             final TopicStatus status = new TopicSetup(admin, Duration.ofSeconds(30)).apply(List.of(jobs), true).get(0);
             assertThat(status.state()).isEqualTo(TopicStatus.State.DIFFERS);
             assertThat(status.describe()).contains("has " + (jobs.partitions() + 1) + " partitions, want " + jobs.partitions());
@@ -87,6 +87,18 @@ public class TopicSetupTest {
             overrides.put(TopicCatalog.PREFIX + topic.id() + ".name", unique + "." + topic.defaultName());
         }
         return TopicCatalog.defaults().withOverrides(overrides).all();
+    }
+
+    /**
+     * Creates a topic as another client would, and waits until the broker's metadata shows it: the controller has
+     * committed it when createTopics returns, and a describe right after can still answer that it does not exist.
+     */
+    private static void createVisible(final Admin admin, final NewTopic topic) throws Exception {
+        admin.createTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+        Awaitility.await("topic " + topic.name() + " in the broker's metadata").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50)).ignoreExceptions()
+                .until(() -> admin.describeTopics(List.of(topic.name())).allTopicNames().get(30, TimeUnit.SECONDS)
+                        .containsKey(topic.name()));
     }
 
     private static Config config(final Admin admin, final String topic) throws Exception {
