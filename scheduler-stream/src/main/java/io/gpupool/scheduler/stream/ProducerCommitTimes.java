@@ -59,6 +59,24 @@ public final class ProducerCommitTimes {
         return sum;
     }
 
+    /**
+     * The time every stream thread's producer of a Streams client has spent committing, in ns, from the client's
+     * metrics ({@code streams.metrics()}): for a reader outside the threads, such as a benchmark's progress line.
+     */
+    public static double allThreadsNanos(final Map<MetricName, ? extends Metric> all) {
+        double sum = 0;
+        for (final var e : all.entrySet()) {
+            final MetricName n = e.getKey();
+            final String client = n.tags().get("client-id");
+            if (COMMIT_TIMES.contains(n.name()) && n.group().equals("producer-metrics") && client != null
+                    && client.contains("-StreamThread-") && client.endsWith("-producer")
+                    && e.getValue().metricValue() instanceof Number v && Double.isFinite(v.doubleValue())) {
+                sum += v.doubleValue();
+            }
+        }
+        return sum;
+    }
+
     private static List<Metric> find(final Map<MetricName, ? extends Metric> all, final String producerClientId) {
         final List<Metric> found = new ArrayList<>();
         for (final String name : COMMIT_TIMES) {

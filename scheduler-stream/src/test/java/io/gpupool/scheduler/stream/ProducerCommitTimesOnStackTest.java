@@ -66,6 +66,10 @@ class ProducerCommitTimesOnStackTest {
                 }
             });
             assertThat(times.nanos("no-such-thread", System.currentTimeMillis())).isNaN();
+            // read from outside the threads, all of them at once: at least what each thread's producer had spent
+            final double each = times.nanos(threads.get(0), System.currentTimeMillis())
+                    + times.nanos(threads.get(1), System.currentTimeMillis());
+            assertThat(ProducerCommitTimes.allThreadsNanos(streams.metrics())).isGreaterThanOrEqualTo(each);
         }
     }
 }
