@@ -107,6 +107,8 @@ class SinkCrashRestartTest {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx256m");
         cmd.add("-XX:TieredStopAtLevel=1"); // a test child lives for seconds: the optimizing compiler would not pay back
+        // the test JVM's temporary directory (the module's target/), for whatever a killed child leaves behind
+        cmd.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
         cmd.add("-cp");
         cmd.add(classpath());
         cmd.add(SinkChildMain.class.getName());

@@ -47,6 +47,9 @@ public final class SchedulerProcess implements AutoCloseable {
         cmd.add("-XX:+UseSerialGC");
         // a short-lived JVM: C1 only starts faster and the scheduler's load here is light
         cmd.add("-XX:TieredStopAtLevel=1");
+        // temporary files in the run's directory, beside the log, which the bench deletes: a killed child leaves the
+        // native library RocksDB extracted at its start (15 MB) behind, and /tmp would keep it
+        cmd.add("-Djava.io.tmpdir=" + log.toAbsolutePath().getParent());
         // timestamps and Kafka Streams' state changes and restores in the log: where a restart's seconds go
         cmd.addAll(List.of("-Dorg.slf4j.simpleLogger.showDateTime=true",
                 "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS",

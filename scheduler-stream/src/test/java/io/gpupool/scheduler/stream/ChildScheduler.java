@@ -28,6 +28,9 @@ final class ChildScheduler implements AutoCloseable {
         cmd.add("-Xmx384m");
         cmd.add("-XX:+UseSerialGC");
         cmd.add("-XX:TieredStopAtLevel=1"); // a test child lives for seconds: the optimizing compiler would not pay back
+        // the test JVM's temporary directory (the module's target/): a killed child leaves the native library RocksDB
+        // extracted at its start (15 MB) behind
+        cmd.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(SchedulerMain.class.getName());
