@@ -18,6 +18,9 @@ import org.slf4j.LoggerFactory;
 public final class ProducerCommitTimes {
     private static final List<String> COMMIT_TIMES = List.of("flush-time-ns-total", "txn-send-offsets-time-ns-total",
             "txn-commit-time-ns-total");
+    /** Streams names a thread's producer after the thread (exactly-once v2: one producer per thread). */
+    private static final String PRODUCER_SUFFIX = "-producer";
+    private static final String PRODUCER_GROUP = "producer-metrics";
     /** How long a thread whose producer was not found waits before the client's metrics are searched again. */
     private static final long RETRY_MS = 1_000;
 
@@ -42,8 +45,7 @@ public final class ProducerCommitTimes {
             if (client == null || missed != null && nowMs - missed < RETRY_MS) {
                 return Double.NaN;
             }
-            // Streams names a thread's producer after the thread (exactly-once v2: one producer per thread)
-            metrics = find(client.get(), thread + "-producer");
+            metrics = find(client.get(), thread + PRODUCER_SUFFIX);
             if (metrics == null) {
                 LOG.debug("no producer commit times for stream thread {} yet", thread);
                 notFoundAtMs.put(thread, nowMs);
@@ -68,8 +70,8 @@ public final class ProducerCommitTimes {
         for (final var e : all.entrySet()) {
             final MetricName n = e.getKey();
             final String client = n.tags().get("client-id");
-            if (COMMIT_TIMES.contains(n.name()) && n.group().equals("producer-metrics") && client != null
-                    && client.contains("-StreamThread-") && client.endsWith("-producer")
+            if (COMMIT_TIMES.contains(n.name()) && n.group().equals(PRODUCER_GROUP) && client != null
+                    && client.contains("-StreamThread-") && client.endsWith(PRODUCER_SUFFIX)
                     && e.getValue().metricValue() instanceof Number v && Double.isFinite(v.doubleValue())) {
                 sum += v.doubleValue();
             }
@@ -82,7 +84,7 @@ public final class ProducerCommitTimes {
         for (final String name : COMMIT_TIMES) {
             for (final var e : all.entrySet()) {
                 final MetricName n = e.getKey();
-                if (n.name().equals(name) && n.group().equals("producer-metrics")
+                if (n.name().equals(name) && n.group().equals(PRODUCER_GROUP)
                         && producerClientId.equals(n.tags().get("client-id"))) {
                     found.add(e.getValue());
                     break;
