@@ -5,6 +5,7 @@ import io.gpupool.cli.config.ClusterOptions;
 import io.gpupool.bench.pipeline.PipelineBench;
 import io.gpupool.bench.pipeline.PipelineBenchOptions;
 import io.gpupool.scheduler.stream.JournalBacklog;
+import io.gpupool.scheduler.stream.SchedulerOptions;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -98,6 +99,12 @@ public final class BenchPipelineCommand implements Callable<Integer> {
                     + " drain never sheds (default ${DEFAULT-VALUE}, the scheduler's).")
     long shedJournalBacklog;
 
+    @Option(names = "--snapshot-every", paramLabel = "ENTRIES", defaultValue = "" + SchedulerOptions.DEFAULT_SNAPSHOT_EVERY,
+            description = "The bench schedulers' --snapshot-every (as `gpupool scheduler` takes it): journal entries"
+                    + " between two engine snapshots of a pool at most (default ${DEFAULT-VALUE}, the scheduler's). A"
+                    + " snapshot stops the placer while it is written: a larger value shows what that costs the latency.")
+    int snapshotEvery;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -111,7 +118,7 @@ public final class BenchPipelineCommand implements Callable<Integer> {
                 o = new PipelineBenchOptions(cluster.bootstrapServers(), registry, cluster.clientProperties(), nodes, gpus,
                         leaves, rate, warmupS, measureS, jobRuntimeMs, passthroughRecords, drainRecords,
                         work.path(), findMax, p99TargetMs, searchSteps, overloadS, repeat,
-                        jitWarmupS, shedJournalBacklog);
+                        jitWarmupS, shedJournalBacklog, snapshotEvery);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }

@@ -35,6 +35,15 @@ class BenchCommandTest {
     }
 
     @Test
+    void aPipelineSnapshotIntervalUnderOneIsAUsageError() {
+        // refused before any connection: the addresses are never dialled
+        final CliRun r = CliRun.of("bench", "pipeline", "--bootstrap-server", "localhost:1", "--registry-url",
+                "http://localhost:1", "--snapshot-every", "0");
+        assertEquals(64, r.exitCode(), r.err());
+        assertTrue(r.err().contains("snapshot interval"), r.err());
+    }
+
+    @Test
     void benchWithoutNameSaysWhatToType() {
         final CliRun r = CliRun.of("bench");
         assertEquals(64, r.exitCode());

@@ -247,7 +247,7 @@ public final class PipelineBench {
             throws IOException {
         return new SchedulerOptions(schedulerId(prefix), o.bootstrapServers(), o.registryUrl(), o.clientOverrides(), false,
                 Files.createDirectories(o.stateDir().resolve(schedulerId(prefix))), "", 0, Map.of(),
-                SchedulerOptions.DEFAULT_SNAPSHOT_EVERY, SchedulerOptions.DEFAULT_TICK_INTERVAL_MS, catalog)
+                o.snapshotEvery(), SchedulerOptions.DEFAULT_TICK_INTERVAL_MS, catalog)
                 .withShedJournalBacklog(o.shedJournalBacklog());
     }
 

@@ -20,20 +20,23 @@ import java.util.Properties;
  * @param jitWarmupS         seconds of load at most, before the first measured window, for the JIT to settle (0: none)
  * @param shedJournalBacklog the paced scheduler's limit on its journal backlog before it sheds submits (0: never);
  *                           the drain never sheds: it measures the ceiling of deciding a whole backlog
+ * @param snapshotEvery      the bench schedulers' {@code --snapshot-every}: journal entries between two engine
+ *                           snapshots of a pool at most (the scheduler's default unless asked otherwise)
  */
 public record PipelineBenchOptions(String bootstrapServers, String registryUrl, Properties clientOverrides, int nodes,
                                    int gpusPerNode, int leaves, int rate, int warmupS, int measureS, long jobRuntimeMs,
                                    int passthroughRecords, int drainRecords, Path stateDir, boolean findMax,
                                    long p99TargetMs, int searchSteps, int overloadS, int repeat,
-                                   int jitWarmupS, long shedJournalBacklog) {
+                                   int jitWarmupS, long shedJournalBacklog, int snapshotEvery) {
     public PipelineBenchOptions {
         if (nodes < 1 || gpusPerNode < 1 || leaves < 1 || rate < 1 || warmupS < 0 || measureS < 1 || jobRuntimeMs < 0
                 || passthroughRecords < 1 || drainRecords < 1) {
             throw new IllegalArgumentException("nodes, GPUs, leaves, rate, measure seconds, pass-through and drain records must be"
                     + " positive; warm-up and job runtime must not be negative");
         }
-        if (p99TargetMs < 1 || searchSteps < 1 || overloadS < 0 || repeat < 1 || jitWarmupS < 0 || shedJournalBacklog < 0) {
-            throw new IllegalArgumentException("the p99 target, search steps and repeat must be positive; the overload"
+        if (p99TargetMs < 1 || searchSteps < 1 || snapshotEvery < 1 || overloadS < 0 || repeat < 1 || jitWarmupS < 0
+                || shedJournalBacklog < 0) {
+            throw new IllegalArgumentException("the p99 target, search steps, snapshot interval and repeat must be positive; the overload"
                     + " and JIT warm-up seconds and the journal backlog limit must not be negative");
         }
     }
