@@ -34,10 +34,13 @@ public record PipelineBenchOptions(String bootstrapServers, String registryUrl, 
             throw new IllegalArgumentException("nodes, GPUs, leaves, rate, measure seconds, pass-through and drain records must be"
                     + " positive; warm-up and job runtime must not be negative");
         }
-        if (p99TargetMs < 1 || searchSteps < 1 || snapshotEvery < 1 || overloadS < 0 || repeat < 1 || jitWarmupS < 0
-                || shedJournalBacklog < 0) {
-            throw new IllegalArgumentException("the p99 target, search steps, snapshot interval and repeat must be positive; the overload"
+        if (p99TargetMs < 1 || searchSteps < 1 || overloadS < 0 || repeat < 1 || jitWarmupS < 0 || shedJournalBacklog < 0) {
+            throw new IllegalArgumentException("the p99 target, search steps and repeat must be positive; the overload"
                     + " and JIT warm-up seconds and the journal backlog limit must not be negative");
+        }
+        if (snapshotEvery < 1) {
+            throw new IllegalArgumentException("--snapshot-every must be at least 1 journal entry between two snapshots, not "
+                    + snapshotEvery);
         }
     }
 
