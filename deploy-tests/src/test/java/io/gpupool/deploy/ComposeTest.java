@@ -7,12 +7,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.gpupool.cli.Gpupool;
 import io.gpupool.cli.config.ConfigLayers;
+import io.gpupool.localstack.broker.BrokerLayout;
+import io.gpupool.localstack.broker.ServerProperties;
 import io.gpupool.topics.Topic;
 import io.gpupool.topics.TopicCatalog;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -52,6 +56,19 @@ final class ComposeTest {
                 .matcher(Files.readString(RepoFiles.resolve("pom.xml")));
         assertThat(m.find()).isTrue();
         assertThat(compose.service("kafka").path("image").asText()).isEqualTo("apache/kafka:" + m.group(1));
+    }
+
+    @Test
+    void kafkaWaitsNoLongerThanTheLocalStacksBroker() {
+        // a one-broker cluster's waits: the first rebalance, and the abort of a killed scheduler's transaction
+        final Map<String, String> local = ServerProperties.render(new BrokerLayout(Path.of("unused")), 9092, 9093, false);
+        final Map<String, String> env = compose.environment("kafka");
+        for (final String key : List.of("group.initial.rebalance.delay.ms",
+                "transaction.abort.timed.out.transaction.cleanup.interval.ms", "offsets.topic.replication.factor",
+                "transaction.state.log.replication.factor", "transaction.state.log.min.isr")) {
+            final String var = "KAFKA_" + key.toUpperCase(Locale.ROOT).replace('.', '_');
+            assertThat(env).as(var).containsEntry(var, local.get(key));
+        }
     }
 
     @Test

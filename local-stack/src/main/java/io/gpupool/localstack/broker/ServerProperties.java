@@ -43,6 +43,11 @@ public final class ServerProperties {
 
         // Nobody else will join the group: don't wait for them.
         p.put("group.initial.rebalance.delay.ms", "0");
+        // A scheduler killed along with its state directory comes back under a new transactional id, so nothing
+        // fences its open transaction: read_committed readers of its outputs (decisions, node commands) and its
+        // successor's offset fetch wait until the broker aborts it, at the transaction timeout (10 s in Streams)
+        // plus up to one scan. The default scans every 10 s; every second keeps that stall near the timeout.
+        p.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
         // A laptop-sized broker: few threads, and segments that stay small.
         p.put("num.network.threads", "2");
         p.put("num.io.threads", "4");
