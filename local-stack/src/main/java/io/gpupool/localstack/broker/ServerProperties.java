@@ -45,8 +45,8 @@ public final class ServerProperties {
         p.put("group.initial.rebalance.delay.ms", "0");
         // A scheduler killed along with its state directory comes back under a new transactional id, so nothing
         // fences its open transaction: read_committed readers of its outputs (decisions, node commands) and its
-        // successor's offset fetch wait until the broker aborts it, at the transaction timeout (10 s in Streams)
-        // plus up to one scan. The default scans every 10 s; every second keeps that stall near the timeout.
+        // successor's restore and offset fetch wait until the broker aborts it, at the transaction timeout (10 s
+        // in Streams) plus up to one scan. The default scans every 10 s; every second keeps that stall near the timeout.
         p.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
         // A laptop-sized broker: few threads, and segments that stay small.
         p.put("num.network.threads", "2");
