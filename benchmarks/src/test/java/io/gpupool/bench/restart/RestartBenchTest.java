@@ -27,7 +27,7 @@ class RestartBenchTest {
     @Test
     void killedTwiceUnderLoadLosesAndDuplicatesNoDecisionAndAuditsClean(final TestStack stack) throws Exception {
         final Map<String, String> figures = RestartBench.run(new RestartBenchOptions(stack.bootstrapServers(),
-                stack.requireRegistryUrl(), new Properties(), 2, 4, 3, Duration.ofSeconds(5), Duration.ofSeconds(3),
+                stack.requireRegistryUrl(), new Properties(), 2, 6, 3, Duration.ofSeconds(5), Duration.ofSeconds(3),
                 Files.createTempDirectory("gpupool-restart-test-")), System.err);
         assertThat(Long.parseLong(figures.get("jobs_submitted"))).as("figures %s", figures).isPositive();
         assertThat(figures).containsEntry("jobs_without_final_decision", "0").containsEntry("decisions_duplicated", "0")

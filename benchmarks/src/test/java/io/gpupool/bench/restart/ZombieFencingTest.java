@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.gpupool.avro.NodeCommand;
+import io.gpupool.localstack.testing.CommittedRecords;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
 import io.gpupool.scheduler.journal.Codecs;
@@ -23,9 +24,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.MemberDescription;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.utils.Utils;
@@ -54,7 +53,7 @@ class ZombieFencingTest {
     @Test
     void aPausedInstanceResumedAfterTheTakeoverWritesNothingThatCounts(final TestStack stack) throws Exception {
         final RestartBenchOptions o = new RestartBenchOptions(stack.bootstrapServers(), stack.requireRegistryUrl(),
-                new Properties(), 1, 4, 3, Duration.ZERO, Duration.ZERO, Files.createTempDirectory("gpupool-zombie-"));
+                new Properties(), 1, 6, 3, Duration.ZERO, Duration.ZERO, Files.createTempDirectory("gpupool-zombie-"));
         final Map<String, String> figures = new LinkedHashMap<>();
         try (RestartRig rig = new RestartRig(o, System.err); Admin admin = Admin.create(Map.of("bootstrap.servers",
                 stack.bootstrapServers()))) {
@@ -127,22 +126,9 @@ class ZombieFencingTest {
         final Map<String, Object> serde = AvroSerdeConfig.forClient(new Properties(), stack.requireRegistryUrl());
         final Codecs codecs = new Codecs(AvroSerdeConfig.registry(serde), true);
         final Map<String, Integer> seen = new HashMap<>();
-        final Properties p = new Properties();
-        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers());
-        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, stack.uniqueName("zombie-commands"));
-        try (KafkaConsumer<String, NodeCommand> c = new KafkaConsumer<>(p, new StringDeserializer(),
-                codecs.deserializer(NodeCommand.class))) {
-            c.subscribe(List.of(rig.topics().nodeCommands()));
-            int idle = 0;
-            while (idle < 6) {
-                final var batch = c.poll(Duration.ofMillis(500));
-                idle = batch.isEmpty() ? idle + 1 : 0;
-                for (final ConsumerRecord<String, NodeCommand> r : batch) {
-                    seen.merge(r.value().getCommandId(), 1, Integer::sum);
-                }
-            }
+        for (final ConsumerRecord<String, NodeCommand> r : CommittedRecords.readAll(stack, rig.topics().nodeCommands(),
+                new StringDeserializer(), codecs.deserializer(NodeCommand.class))) {
+            seen.merge(r.value().getCommandId(), 1, Integer::sum);
         }
         assertThat(seen).as("node commands read").isNotEmpty();
         return seen.values().stream().filter(n -> n > 1).count();

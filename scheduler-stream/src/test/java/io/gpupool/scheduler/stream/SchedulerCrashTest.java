@@ -11,6 +11,7 @@ import io.gpupool.avro.JobEventType;
 import io.gpupool.avro.JournalEntry;
 import io.gpupool.avro.NodeInventory;
 import io.gpupool.avro.PlacementDecision;
+import io.gpupool.localstack.testing.CommittedRecords;
 import io.gpupool.localstack.testing.LocalStackExtension;
 import io.gpupool.localstack.testing.TestStack;
 import io.gpupool.scheduler.core.EngineConfig;
@@ -22,7 +23,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -181,20 +181,7 @@ class SchedulerCrashTest {
 
     /** The whole journal, committed records only, in partition/offset order. */
     private static List<ConsumerRecord<String, JournalEntry>> readJournal(final StackClients clients) {
-        final List<ConsumerRecord<String, JournalEntry>> out = new ArrayList<>();
-        try (KafkaConsumer<String, JournalEntry> c = new KafkaConsumer<>(
-                clients.stack.consumerConfig(clients.stack.uniqueName("journal-reader")), new StringDeserializer(),
-                clients.codecs.deserializer(JournalEntry.class))) {
-            c.subscribe(List.of(clients.topics.journal()));
-            int idle = 0;
-            while (idle < 6) {
-                final var batch = c.poll(Duration.ofMillis(500));
-                idle = batch.isEmpty() ? idle + 1 : 0;
-                batch.forEach(out::add);
-            }
-        }
-        out.sort(Comparator.<ConsumerRecord<String, JournalEntry>>comparingInt(ConsumerRecord::partition)
-                .thenComparingLong(ConsumerRecord::offset));
-        return out;
+        return CommittedRecords.readAll(clients.stack, clients.topics.journal(), new StringDeserializer(),
+                clients.codecs.deserializer(JournalEntry.class));
     }
 }
