@@ -43,7 +43,12 @@ public final class CommittedRecords {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("did not read " + topic + " to " + ends + " within " + LIMIT);
                 }
-                c.poll(Duration.ofMillis(200)).forEach(out::add);
+                // records committed after the ends were taken are not part of the topic "as it stands now"
+                for (final ConsumerRecord<K, V> r : c.poll(Duration.ofMillis(200))) {
+                    if (r.offset() < ends.get(new TopicPartition(r.topic(), r.partition()))) {
+                        out.add(r);
+                    }
+                }
             }
         }
         out.sort((a, b) -> a.partition() != b.partition() ? Integer.compare(a.partition(), b.partition())
